@@ -1,0 +1,81 @@
+package io.migd.export;
+
+import io.migd.layout.LiveComputeInstance;
+import io.migd.layout.LiveGpuInstance;
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.ObservedNode;
+import io.migd.profiles.DeviceSelection;
+import io.migd.profiles.MigConfig;
+import io.migd.profiles.MigConfigFile;
+import io.migd.profiles.MigConfigItem;
+import io.migd.profiles.ProfileName;
+import io.migd.profiles.TimeSlicing;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SequencedMap;
+import java.util.TreeMap;
+
+/**
+ * The node's current layout as a mig-parted v1 config named {@code current}: one item per group of
+ * GPUs that look the same, so that {@code migd apply} of it reproduces the MIG modes and profile
+ * counts.
+ */
+public final class CurrentConfig {
+  /** The name of the exported config. */
+  public static final String NAME = "current";
+
+  private CurrentConfig() {}
+
+  /** Builds the config from what was observed. */
+  public static MigConfigFile of(ObservedNode node) {
+    Map<Shape, List<Integer>> groups = new LinkedHashMap<>();
+    for (ObservedGpu gpu : node.gpus()) {
+      groups.computeIfAbsent(shapeOf(gpu), s -> new ArrayList<>()).add(gpu.index().value());
+    }
+    var items = new ArrayList<MigConfigItem>();
+    groups.forEach(
+        (shape, indexes) ->
+            items.add(
+                new MigConfigItem(
+                    groups.size() == 1
+                        ? new DeviceSelection.All()
+                        : new DeviceSelection.Indexes(indexes),
+                    List.of(),
+                    shape.migEnabled(),
+                    shape.migDevices(),
+                    new TimeSlicing.Unset())));
+    return MigConfigFile.of(List.of(new MigConfig(NAME, items)));
+  }
+
+  private record Shape(boolean migEnabled, SequencedMap<ProfileName, Integer> migDevices) {}
+
+  /**
+   * A GPU instance whose single compute instance spans it counts under the GPU-instance name; one
+   * split into smaller compute instances counts each under the compute-instance name ({@code
+   * 1c.4g.20gb}), as mig-parted reads it. A GPU instance without compute instances counts under its
+   * own name, so applying the export completes it.
+   */
+  private static Shape shapeOf(ObservedGpu gpu) {
+    var counts = new TreeMap<String, Integer>();
+    var names = new LinkedHashMap<String, ProfileName>();
+    for (LiveGpuInstance gi : gpu.gpuInstances()) {
+      if (gi.computeInstances().isEmpty()) {
+        count(counts, names, gi.profile());
+      }
+      for (LiveComputeInstance ci : gi.computeInstances()) {
+        count(counts, names, ci.profile());
+      }
+    }
+    var migDevices = new LinkedHashMap<ProfileName, Integer>();
+    counts.forEach((name, n) -> migDevices.put(names.get(name), n));
+    return new Shape(gpu.migMode().current(), migDevices);
+  }
+
+  private static void count(
+      Map<String, Integer> counts, Map<String, ProfileName> names, ProfileName profile) {
+    counts.merge(profile.toString(), 1, Integer::sum);
+    names.putIfAbsent(profile.toString(), profile);
+  }
+}

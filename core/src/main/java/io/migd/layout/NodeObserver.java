@@ -1,0 +1,171 @@
+package io.migd.layout;
+
+import io.migd.nvml.DeviceHandle;
+import io.migd.nvml.GpuInstanceHandle;
+import io.migd.nvml.GpuInstanceProfile;
+import io.migd.nvml.MigMode;
+import io.migd.nvml.Nvml;
+import io.migd.nvml.NvmlException;
+import io.migd.nvml.NvmlReturn;
+import io.migd.nvml.PciInfo;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.Placement;
+import io.migd.profiles.ProfileName;
+import io.migd.profiles.ProfileNameException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Reads what exists on the node's GPUs, from NVML only. */
+public final class NodeObserver {
+  private static final Logger log = LoggerFactory.getLogger(NodeObserver.class);
+  private static final String MIG_NAME_PREFIX = "MIG ";
+  private static final long MIB = 1024 * 1024;
+
+  private final Nvml nvml;
+  private final GpuModelCatalog catalog;
+
+  /** An observer over one NVML session, naming profiles with the catalogue where NVML cannot. */
+  public NodeObserver(Nvml nvml, GpuModelCatalog catalog) {
+    this.nvml = nvml;
+    this.catalog = catalog;
+  }
+
+  /** Observes every GPU. */
+  public ObservedNode observe() {
+    int count = nvml.deviceCount();
+    var gpus = new ArrayList<ObservedGpu>(count);
+    for (int i = 0; i < count; i++) {
+      gpus.add(observe(new GpuIndex(i)));
+    }
+    return new ObservedNode(gpus);
+  }
+
+  /** Observes one GPU. */
+  public ObservedGpu observe(GpuIndex index) {
+    DeviceHandle device = nvml.deviceByIndex(index.value());
+    String uuid = nvml.uuid(device);
+    String name = nvml.name(device);
+    PciInfo pci = nvml.pciInfo(device);
+    long memoryMiB = nvml.memory(device).totalBytes() / MIB;
+    MigMode mode;
+    boolean migCapable;
+    try {
+      mode = nvml.migMode(device);
+      migCapable = true;
+    } catch (NvmlException e) {
+      if (e.code() != NvmlReturn.NOT_SUPPORTED) {
+        throw e;
+      }
+      mode = new MigMode(false, false);
+      migCapable = false;
+    }
+    var instances =
+        mode.current() ? gpuInstances(device, pci, memoryMiB) : List.<LiveGpuInstance>of();
+    return new ObservedGpu(
+        index,
+        uuid,
+        name,
+        pci,
+        memoryMiB,
+        migCapable,
+        mode,
+        instances,
+        nvml.computeProcesses(device));
+  }
+
+  private List<LiveGpuInstance> gpuInstances(DeviceHandle device, PciInfo pci, long memoryMiB) {
+    Map<Long, String> migUuids = migDeviceUuids(device);
+    var result = new ArrayList<LiveGpuInstance>();
+    for (GpuInstanceProfile profile : nvml.gpuInstanceProfiles(device)) {
+      ProfileName giName = giProfileName(profile, pci, memoryMiB);
+      for (GpuInstanceHandle gi : nvml.gpuInstances(device, profile.id())) {
+        var info = nvml.gpuInstanceInfo(gi);
+        result.add(
+            new LiveGpuInstance(
+                info.id(),
+                info.profileId(),
+                giName,
+                new Placement(info.placement().start(), info.placement().size()),
+                computeInstances(gi, info.id(), giName, migUuids)));
+      }
+    }
+    result.sort(Comparator.comparingInt(g -> g.placement().start()));
+    return List.copyOf(result);
+  }
+
+  private List<LiveComputeInstance> computeInstances(
+      GpuInstanceHandle gi, int giId, ProfileName giName, Map<Long, String> migUuids) {
+    var result = new ArrayList<LiveComputeInstance>();
+    for (var ciProfile : nvml.computeInstanceProfiles(gi)) {
+      for (var ci : nvml.computeInstances(gi, ciProfile.id())) {
+        var info = nvml.computeInstanceInfo(ci);
+        ProfileName name =
+            ciProfile.sliceCount() == giName.gpuSlices()
+                ? giName
+                : new ProfileName(
+                    ciProfile.sliceCount(),
+                    giName.gpuSlices(),
+                    giName.memoryGb(),
+                    giName.attributes());
+        result.add(
+            new LiveComputeInstance(
+                info.id(),
+                info.profileId(),
+                name,
+                new Placement(info.placement().start(), info.placement().size()),
+                migUuids.getOrDefault(key(giId, info.id()), "")));
+      }
+    }
+    result.sort(Comparator.comparingInt(c -> c.placement().start()));
+    return List.copyOf(result);
+  }
+
+  private Map<Long, String> migDeviceUuids(DeviceHandle device) {
+    var uuids = new HashMap<Long, String>();
+    int max = nvml.maxMigDeviceCount(device);
+    for (int i = 0; i < max; i++) {
+      nvml.migDeviceByIndex(device, i)
+          .ifPresent(
+              mig ->
+                  uuids.put(
+                      key(nvml.gpuInstanceId(mig), nvml.computeInstanceId(mig)), nvml.uuid(mig)));
+    }
+    return uuids;
+  }
+
+  private static long key(int giId, int ciId) {
+    return ((long) giId << 32) | (ciId & 0xFFFFFFFFL);
+  }
+
+  /**
+   * NVML's own name ("MIG 1g.10gb") wins; older drivers leave it empty, and then the catalogue
+   * names the profile id, else the memory rule of DESIGN.md section 3.
+   */
+  private ProfileName giProfileName(GpuInstanceProfile profile, PciInfo pci, long memoryMiB) {
+    String driverName = profile.name();
+    if (driverName.startsWith(MIG_NAME_PREFIX)) {
+      try {
+        return ProfileName.parse(driverName.substring(MIG_NAME_PREFIX.length()));
+      } catch (ProfileNameException e) {
+        log.warn(
+            "NVML profile name does not parse, naming it from the catalogue name={} reason={}",
+            driverName,
+            e.getMessage());
+      }
+    }
+    return catalog
+        .byPciDeviceId(pci.deviceId())
+        .flatMap(model -> model.giProfileById(profile.id()))
+        .map(p -> p.name())
+        .orElseGet(
+            () ->
+                ProfileName.of(
+                    profile.sliceCount(),
+                    ProfileName.memoryGigabytes(profile.memorySizeMiB(), memoryMiB)));
+  }
+}

@@ -1,0 +1,32 @@
+package io.migd.layout;
+
+import io.migd.nvml.MigMode;
+import io.migd.nvml.PciInfo;
+import io.migd.nvml.ProcessInfo;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One GPU as NVML shows it now: identity, MIG mode (both false on a GPU without MIG), the GPU
+ * instances in placement order, and the compute processes on it.
+ */
+public record ObservedGpu(
+    GpuIndex index,
+    String uuid,
+    String name,
+    PciInfo pci,
+    long memoryMiB,
+    boolean migCapable,
+    MigMode migMode,
+    List<LiveGpuInstance> gpuInstances,
+    List<ProcessInfo> processes) {
+  /** Copies the lists. */
+  public ObservedGpu {
+    Objects.requireNonNull(index);
+    Objects.requireNonNull(uuid);
+    Objects.requireNonNull(pci);
+    Objects.requireNonNull(migMode);
+    gpuInstances = List.copyOf(gpuInstances);
+    processes = List.copyOf(processes);
+  }
+}

@@ -1,0 +1,80 @@
+package io.migd.layout;
+
+import io.migd.profiles.MigConfig;
+import io.migd.profiles.MigConfigItem;
+import io.migd.profiles.ProfileName;
+import io.migd.profiles.TimeSlicing;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SequencedMap;
+
+/**
+ * Resolves a named config against the GPUs of this node: which GPUs it selects and what each of
+ * them should look like. A config name resolves per GPU, because its items filter by PCI id.
+ */
+public final class TargetResolver {
+  private TargetResolver() {}
+
+  /**
+   * The target of every GPU the config selects, by index. The first item that selects a GPU wins;
+   * GPUs no item selects are absent (left as they are). A GPU without MIG that an item asks MIG of
+   * gets time-sliced replicas instead: the item's {@code time-slicing.replicas}, else as many as
+   * the MIG devices it asks for, else 1.
+   */
+  public static SequencedMap<GpuIndex, GpuTarget> resolve(MigConfig config, ObservedNode node) {
+    var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
+    for (ObservedGpu gpu : node.gpus()) {
+      for (MigConfigItem item : config.items()) {
+        if (item.selects(gpu.index().value(), gpu.pci().deviceId(), gpu.pci().subsystemId())) {
+          targets.put(gpu.index(), targetOf(item, gpu));
+          break;
+        }
+      }
+    }
+    return targets;
+  }
+
+  private static GpuTarget targetOf(MigConfigItem item, ObservedGpu gpu) {
+    int replicas =
+        switch (item.timeSlicing()) {
+          case TimeSlicing.Replicas(int n) -> n;
+          case TimeSlicing.Unset() -> 0;
+        };
+    if (!item.migEnabled()) {
+      return GpuTarget.whole(gpu.index(), Math.max(1, replicas));
+    }
+    if (!gpu.migCapable()) {
+      int fallback = replicas > 0 ? replicas : Math.max(1, item.migDeviceCount());
+      return GpuTarget.whole(gpu.index(), fallback);
+    }
+    return GpuTarget.mig(gpu.index(), gpuInstances(item.migDevices()));
+  }
+
+  /**
+   * mig-parted's reading of {@code mig-devices}: a GPU-instance name asks for that many GPU
+   * instances, each with the compute instance spanning it; a compute-instance name ({@code
+   * 1c.4g.20gb: 4}) asks for that many compute instances, packed as many to a GPU instance as fit.
+   */
+  public static List<GpuInstanceSpec> gpuInstances(Map<ProfileName, Integer> migDevices) {
+    var specs = new ArrayList<GpuInstanceSpec>();
+    migDevices.forEach(
+        (name, count) -> {
+          if (!name.hasComputeInstancePart()) {
+            for (int i = 0; i < count; i++) {
+              specs.add(GpuInstanceSpec.whole(name));
+            }
+            return;
+          }
+          ProfileName gi = name.giProfileName();
+          int perGpuInstance = gi.gpuSlices() / name.computeSlices();
+          for (int left = count; left > 0; left -= perGpuInstance) {
+            int here = Math.min(left, perGpuInstance);
+            specs.add(
+                new GpuInstanceSpec(gi, java.util.Collections.nCopies(here, name.computeSlices())));
+          }
+        });
+    return specs;
+  }
+}

@@ -1,0 +1,67 @@
+package io.migd.layout;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Which slices are in use and by whom: processes NVML reports and pods the kubelet allocated them
+ * to. A slice is a compute instance; {@link #ALL_COMPUTE_INSTANCES} stands for a user of the GPU
+ * instance as a whole, and a GPU-instance id of {@link #WHOLE_GPU} for a user of a GPU without MIG.
+ */
+public record Usage(Map<SliceKey, List<String>> holders) {
+  /** Compute-instance id meaning "the whole GPU instance". */
+  public static final int ALL_COMPUTE_INSTANCES = -1;
+
+  /** GPU-instance id meaning "the whole GPU". */
+  public static final int WHOLE_GPU = -1;
+
+  /** Nothing in use. */
+  public static final Usage NONE = new Usage(Map.of());
+
+  /** Where a holder is. */
+  public record SliceKey(GpuIndex gpu, int gpuInstanceId, int computeInstanceId)
+      implements Comparable<SliceKey> {
+    @Override
+    public int compareTo(SliceKey o) {
+      int c = gpu.compareTo(o.gpu);
+      if (c == 0) {
+        c = Integer.compare(gpuInstanceId, o.gpuInstanceId);
+      }
+      return c != 0 ? c : Integer.compare(computeInstanceId, o.computeInstanceId);
+    }
+  }
+
+  /** Copies the map, sorted, with the holder lists. */
+  public Usage {
+    var copy = new TreeMap<SliceKey, List<String>>();
+    holders.forEach((k, v) -> copy.put(k, List.copyOf(v)));
+    holders = java.util.Collections.unmodifiableSortedMap(copy);
+  }
+
+  /** Who holds a compute instance, or its GPU instance as a whole. */
+  public List<String> holdersOf(GpuIndex gpu, int gpuInstanceId, int computeInstanceId) {
+    var result = new java.util.ArrayList<String>();
+    result.addAll(
+        holders.getOrDefault(new SliceKey(gpu, gpuInstanceId, computeInstanceId), List.of()));
+    result.addAll(
+        holders.getOrDefault(new SliceKey(gpu, gpuInstanceId, ALL_COMPUTE_INSTANCES), List.of()));
+    return List.copyOf(result);
+  }
+
+  /** Who holds anything in a GPU instance. */
+  public List<String> holdersOf(GpuIndex gpu, int gpuInstanceId) {
+    return holders.entrySet().stream()
+        .filter(e -> e.getKey().gpu().equals(gpu) && e.getKey().gpuInstanceId() == gpuInstanceId)
+        .flatMap(e -> e.getValue().stream())
+        .toList();
+  }
+
+  /** Who holds anything on a GPU. */
+  public List<String> holdersOf(GpuIndex gpu) {
+    return holders.entrySet().stream()
+        .filter(e -> e.getKey().gpu().equals(gpu))
+        .flatMap(e -> e.getValue().stream())
+        .toList();
+  }
+}

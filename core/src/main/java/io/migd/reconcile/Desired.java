@@ -1,0 +1,81 @@
+package io.migd.reconcile;
+
+import io.migd.layout.GpuTarget;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The intent: a named config or an explicit per-GPU layout, where it came from, its generation
+ * (increases on every change), and the UUIDs of the GPUs it was resolved against, by index.
+ */
+public record Desired(
+    Source source,
+    Intent intent,
+    long generation,
+    String labelValue,
+    Map<Integer, String> gpuUuids) {
+
+  /** Where an intent came from. */
+  public enum Source {
+    /** No intent: migd changes nothing. */
+    NONE,
+    /** The node label {@code nvidia.com/mig.config}. */
+    LABEL,
+    /** {@code PUT /api/v1/layout}. */
+    REST,
+    /** {@code migd.config} in {@code migd.config-file}, or a command's {@code -f}/{@code -c}. */
+    FILE;
+
+    /** The wire name. */
+    public String wireName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** What should be. */
+  public sealed interface Intent {
+    /** Nothing; observe and report only. */
+    record Nothing() implements Intent {}
+
+    /** A config of the config file, resolved per GPU. */
+    record NamedConfig(String name) implements Intent {
+      /** Checks the name is present. */
+      public NamedConfig {
+        Objects.requireNonNull(name);
+      }
+    }
+
+    /** An explicit layout for the listed GPUs; the others are left alone. */
+    record Layout(List<GpuTarget> gpus) implements Intent {
+      /** Copies the list. */
+      public Layout {
+        gpus = List.copyOf(gpus);
+      }
+    }
+  }
+
+  /** Copies the UUID map. */
+  public Desired {
+    Objects.requireNonNull(source);
+    Objects.requireNonNull(intent);
+    Objects.requireNonNull(labelValue);
+    gpuUuids = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(gpuUuids));
+  }
+
+  /** No intent at all. */
+  public static Desired none() {
+    return new Desired(Source.NONE, new Intent.Nothing(), 0, "", Map.of());
+  }
+
+  /** A named config from a file, not yet resolved against GPUs. */
+  public static Desired config(Source source, String name, long generation) {
+    return new Desired(source, new Intent.NamedConfig(name), generation, "", Map.of());
+  }
+
+  /** The same intent, recorded as resolved against these GPU UUIDs. */
+  public Desired resolvedAgainst(Map<Integer, String> uuids) {
+    return new Desired(source, intent, generation, labelValue, uuids);
+  }
+}

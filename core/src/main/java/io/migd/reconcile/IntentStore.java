@@ -1,0 +1,154 @@
+package io.migd.reconcile;
+
+import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuInstanceSpec;
+import io.migd.layout.GpuTarget;
+import io.migd.profiles.ProfileName;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The intent, persisted under {@code migd.state-dir} so that a restart (or a crash) re-applies it
+ * before anything is advertised. Written atomically: a temp file, fsync, rename, fsync of the
+ * directory.
+ */
+public final class IntentStore {
+  /** The file's name in the state directory. */
+  public static final String FILE_NAME = "intent.json";
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final Path file;
+
+  /** A store in {@code stateDir}. */
+  public IntentStore(Path stateDir) {
+    this.file = stateDir.resolve(FILE_NAME);
+  }
+
+  /** The stored form: plain JSON that a person can read. */
+  record Stored(
+      int formatVersion,
+      String source,
+      String config,
+      List<StoredGpu> gpus,
+      long generation,
+      String labelValue,
+      Map<Integer, String> gpuUuids) {}
+
+  record StoredGpu(int gpu, boolean migEnabled, List<StoredInstance> gpuInstances, int replicas) {}
+
+  record StoredInstance(String profile, List<Integer> computeInstanceSlices) {}
+
+  /** The persisted intent, if any. */
+  public Optional<Desired> load() {
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      Stored stored = JSON.readValue(Files.readString(file), Stored.class);
+      return Optional.of(fromStored(stored));
+    } catch (IOException | JacksonException | IllegalArgumentException e) {
+      throw new IllegalStateException(
+          "the persisted intent "
+              + file
+              + " cannot be read ("
+              + e.getMessage()
+              + "); fix or remove it, then restart migd",
+          e);
+    }
+  }
+
+  /** Persists an intent, replacing the previous one. */
+  public void save(Desired desired) {
+    try {
+      Files.createDirectories(file.getParent());
+      Path temp = file.resolveSibling(FILE_NAME + ".tmp");
+      Files.writeString(
+          temp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(toStored(desired)));
+      try (var channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+        channel.force(true);
+      }
+      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      try (var dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+        dir.force(true);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("persisting the intent to " + file, e);
+    }
+  }
+
+  private static Stored toStored(Desired desired) {
+    String config = "";
+    List<StoredGpu> gpus = List.of();
+    switch (desired.intent()) {
+      case Desired.Intent.Nothing() -> {}
+      case Desired.Intent.NamedConfig(var name) -> config = name;
+      case Desired.Intent.Layout(var targets) ->
+          gpus =
+              targets.stream()
+                  .map(
+                      t ->
+                          new StoredGpu(
+                              t.gpu().value(),
+                              t.migEnabled(),
+                              t.gpuInstances().stream()
+                                  .map(
+                                      s ->
+                                          new StoredInstance(
+                                              s.profile().toString(), s.computeInstanceSlices()))
+                                  .toList(),
+                              t.replicas()))
+                  .toList();
+    }
+    return new Stored(
+        1,
+        desired.source().name(),
+        config,
+        gpus,
+        desired.generation(),
+        desired.labelValue(),
+        desired.gpuUuids());
+  }
+
+  private static Desired fromStored(Stored s) {
+    if (s.formatVersion() != 1) {
+      throw new IllegalArgumentException("unknown format version " + s.formatVersion());
+    }
+    Desired.Intent intent;
+    if (!s.config().isEmpty()) {
+      intent = new Desired.Intent.NamedConfig(s.config());
+    } else if (!s.gpus().isEmpty()) {
+      intent =
+          new Desired.Intent.Layout(
+              s.gpus().stream()
+                  .map(
+                      g ->
+                          new GpuTarget(
+                              new GpuIndex(g.gpu()),
+                              g.migEnabled(),
+                              g.gpuInstances().stream()
+                                  .map(
+                                      i ->
+                                          new GpuInstanceSpec(
+                                              ProfileName.parse(i.profile()),
+                                              i.computeInstanceSlices()))
+                                  .toList(),
+                              g.replicas()))
+                  .toList());
+    } else {
+      intent = new Desired.Intent.Nothing();
+    }
+    return new Desired(
+        Desired.Source.valueOf(s.source()), intent, s.generation(), s.labelValue(), s.gpuUuids());
+  }
+}

@@ -1,0 +1,59 @@
+package io.migd.reconcile;
+
+import io.migd.layout.GpuIndex;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.SequencedMap;
+import java.util.TreeMap;
+
+/**
+ * The end of one reconcile: a result per GPU the intent selects, and the node state derived from
+ * them (the worst, in the order failed/infeasible > blocked > rebooting > applying > success).
+ */
+public record Outcome(
+    long generation, SequencedMap<GpuIndex, GpuResult> results, String error, Instant at) {
+  /** Copies the results in GPU order. */
+  public Outcome {
+    results = Collections.unmodifiableSequencedMap(new TreeMap<>(results));
+    java.util.Objects.requireNonNull(error);
+  }
+
+  /** A reconcile that ended with a result per GPU. */
+  public Outcome(long generation, SequencedMap<GpuIndex, GpuResult> results, Instant at) {
+    this(generation, results, "", at);
+  }
+
+  /** A reconcile that could not even observe the GPUs (NVML failed, for instance). */
+  public static Outcome failed(long generation, String error, Instant at) {
+    return new Outcome(generation, new TreeMap<>(), error, at);
+  }
+
+  /** The node's state. */
+  public GpuResult.State state() {
+    if (!error.isEmpty()) {
+      return GpuResult.State.FAILED;
+    }
+    return results.values().stream()
+        .map(GpuResult::state)
+        .max(Comparator.comparingInt(GpuResult.State::severity))
+        .orElse(GpuResult.State.SUCCESS);
+  }
+
+  /** Whether every selected GPU looks as it should. */
+  public boolean succeeded() {
+    return state() == GpuResult.State.SUCCESS;
+  }
+
+  /** One sentence: the worst GPU's reason, or that all is well. */
+  public String reason() {
+    if (!error.isEmpty()) {
+      return error;
+    }
+    return results.entrySet().stream()
+        .filter(e -> e.getValue().state() != GpuResult.State.SUCCESS)
+        .max(Comparator.comparingInt(e -> e.getValue().state().severity()))
+        .map(e -> "GPU " + e.getKey() + ": " + e.getValue().reason())
+        .orElse("every GPU matches the desired layout");
+  }
+}

@@ -1,0 +1,38 @@
+package io.migd.reconcile;
+
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.ObservedNode;
+import io.migd.layout.Usage;
+import io.migd.nvml.ProcessInfo;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/** Usage from the compute processes NVML reports, named by pid and process name. */
+public final class ProcessUsage implements UsageSource {
+  private final IntFunction<String> processName;
+
+  /** Names processes with {@code processName} (NVML's, falling back to the pid alone). */
+  public ProcessUsage(IntFunction<String> processName) {
+    this.processName = processName;
+  }
+
+  @Override
+  public Usage usage(ObservedNode observed) {
+    var holders = new HashMap<Usage.SliceKey, List<String>>();
+    for (ObservedGpu gpu : observed.gpus()) {
+      for (ProcessInfo p : gpu.processes()) {
+        int gi = p.gpuInstanceId() == ProcessInfo.NO_INSTANCE ? Usage.WHOLE_GPU : p.gpuInstanceId();
+        int ci =
+            p.computeInstanceId() == ProcessInfo.NO_INSTANCE
+                ? Usage.ALL_COMPUTE_INSTANCES
+                : p.computeInstanceId();
+        holders
+            .computeIfAbsent(new Usage.SliceKey(gpu.index(), gi, ci), k -> new ArrayList<>())
+            .add("process " + p.pid() + " (" + processName.apply(p.pid()) + ")");
+      }
+    }
+    return new Usage(holders);
+  }
+}

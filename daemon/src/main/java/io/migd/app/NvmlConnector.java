@@ -1,0 +1,78 @@
+package io.migd.app;
+
+import io.migd.nvml.NvmlCallObserver;
+import io.migd.nvml.NvmlException;
+import io.migd.nvml.NvmlLoadException;
+import io.migd.nvml.ffm.FfmNvml;
+import io.migd.nvml.ffm.NvmlLibrary;
+import io.migd.reconcile.GpuReset;
+import io.migd.sim.SimulatedNvml;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens NVML as the properties say: the driver's library, or with {@code --simulate} the simulated
+ * library bundled in this jar. migd never falls back to simulation on its own.
+ */
+public final class NvmlConnector {
+  private static final Logger log = LoggerFactory.getLogger(NvmlConnector.class);
+
+  private NvmlConnector() {}
+
+  /**
+   * Loads and initialises NVML. Throws {@link NvmlLoadException} with the remedy when the library
+   * is missing, native access is off, or the driver does not initialise.
+   */
+  public static NvmlSession open(MigdProperties properties, NvmlCallObserver observer) {
+    NvmlLibrary library;
+    GpuReset reset;
+    if (properties.simulated()) {
+      SimulatedNvml sim = SimulatedNvml.extract(extractDir(properties));
+      var result = sim.control("init", "--gpus", properties.simulate(), "--keep");
+      if (!result.succeeded()) {
+        throw new NvmlLoadException(
+            "cannot simulate " + properties.simulate() + ": " + result.output());
+      }
+      log.info(
+          "simulating GPUs models={} library={} state={}",
+          properties.simulate(),
+          sim.libraryPath(),
+          System.getenv().getOrDefault("NVML_SIM_STATE", "in memory"));
+      library = NvmlLibrary.load(sim.libraryPath().toString());
+      reset =
+          gpu -> {
+            var done = sim.control("reset", "--gpu", Integer.toString(gpu.index().value()));
+            return new GpuReset.Result(done.succeeded(), done.output());
+          };
+    } else {
+      library = NvmlLibrary.load(properties.nvml().library());
+      reset = new CommandReset(properties.resetCommand());
+    }
+    try {
+      return new NvmlSession(FfmNvml.open(library, observer), reset);
+    } catch (NvmlException e) {
+      throw new NvmlLoadException(
+          "NVML did not initialise from "
+              + library.location()
+              + ": "
+              + e.getMessage()
+              + ". Check that the NVIDIA driver is loaded (nvidia-smi) and that migd runs as root.",
+          e);
+    }
+  }
+
+  private static Path extractDir(MigdProperties properties) {
+    try {
+      String configured = properties.nvml().extractDir();
+      return configured.isBlank()
+          ? Files.createTempDirectory("migd-nvml-")
+          : Files.createDirectories(Path.of(configured));
+    } catch (IOException e) {
+      throw new UncheckedIOException("creating the directory for the simulated NVML", e);
+    }
+  }
+}

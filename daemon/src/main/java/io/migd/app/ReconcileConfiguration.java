@@ -1,0 +1,100 @@
+package io.migd.app;
+
+import io.migd.execute.ProgressListener;
+import io.migd.profiles.GeneratedConfigs;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.MigConfigFile;
+import io.migd.profiles.MigConfigParser;
+import io.migd.reconcile.IntentService;
+import io.migd.reconcile.IntentStore;
+import io.migd.reconcile.OutcomeListener;
+import io.migd.reconcile.RebootPolicy;
+import io.migd.reconcile.ReconcileLoop;
+import io.migd.reconcile.ReconcileSettings;
+import io.migd.reconcile.Reconciler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the reconcile core of the daemon with plain {@code new}. */
+@Configuration(proxyBeanMethods = false)
+class ReconcileConfiguration {
+
+  @Bean
+  GpuModelCatalog gpuModelCatalog() {
+    return GpuModelCatalog.builtIn();
+  }
+
+  @Bean
+  MigConfigFile migConfigFile(MigdProperties properties, GpuModelCatalog catalog) {
+    if (properties.configFile().isBlank()) {
+      return GeneratedConfigs.forModels(catalog.models());
+    }
+    try {
+      return MigConfigParser.parse(Path.of(properties.configFile()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading migd.config-file " + properties.configFile(), e);
+    }
+  }
+
+  @Bean(destroyMethod = "close")
+  StateLock stateLock(MigdProperties properties) throws IOException {
+    return switch (StateLock.tryAcquire(properties.stateDir())) {
+      case StateLock.Attempt.Acquired(var lock) -> lock;
+      case StateLock.Attempt.HeldElsewhere(var file) ->
+          throw new IllegalStateException(
+              "another migd holds " + file + "; only one daemon may run per node");
+    };
+  }
+
+  @Bean
+  IntentService intentService(MigdProperties properties, StateLock lock) {
+    return new IntentService(
+        new IntentStore(properties.stateDir()),
+        properties.config().isBlank() ? Optional.empty() : Optional.of(properties.config()));
+  }
+
+  @Bean
+  Reconciler reconciler(NvmlSession session, GpuModelCatalog catalog, MigConfigFile configs) {
+    return NodeRuntime.reconciler(
+        session, catalog, configs, ProgressListener.NONE, RebootPolicy.DISABLED);
+  }
+
+  @Bean(initMethod = "start", destroyMethod = "close")
+  ReconcileLoop reconcileLoop(
+      Reconciler reconciler,
+      IntentService intents,
+      MigdProperties properties,
+      List<OutcomeListener> listeners) {
+    return new ReconcileLoop(
+        reconciler,
+        intents::current,
+        new ReconcileSettings(
+            properties.reconcile().resync(),
+            Duration.ofSeconds(1),
+            properties.reconcile().maxBackoff()),
+        listeners);
+  }
+
+  /** Ready once the first reconcile has ended (DESIGN.md section 1). */
+  @Bean
+  HealthIndicator reconcileHealthIndicator(ReconcileLoop loop) {
+    return () ->
+        loop.lastOutcome()
+            .map(
+                o ->
+                    Health.up()
+                        .withDetail("state", o.state().wireName())
+                        .withDetail("generation", o.generation())
+                        .withDetail("reason", o.reason())
+                        .build())
+            .orElseGet(() -> Health.outOfService().withDetail("reason", "first reconcile").build());
+  }
+}

@@ -1,0 +1,52 @@
+package io.migd.cli;
+
+import io.migd.app.MigdProperties;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.SimpleCommandLinePropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * Options every command takes: {@code --simulate} and {@code --migd.*=value} properties, bound with
+ * Spring Boot's rules (so {@code MIGD_NVML_LIBRARY} works as it does for {@code serve}) but without
+ * starting a Spring context.
+ */
+public final class CommonOptions {
+  @Option(
+      names = "--simulate",
+      paramLabel = "MODEL[,MODEL...]",
+      description = "Run on simulated GPUs (e.g. A100-SXM4-40GB,T4) instead of the driver's NVML.")
+  String simulate;
+
+  @CommandLine.Unmatched List<String> properties = new ArrayList<>();
+
+  /** The {@code --migd.*} properties, checked to be of the form {@code --name=value}. */
+  List<String> propertyArgs(CommandLine commandLine) {
+    var args = new ArrayList<String>();
+    for (String p : properties) {
+      if (!p.matches("--[a-z][\\w.-]*=.*")) {
+        throw new CommandLine.ParameterException(
+            commandLine, "unknown option or argument '" + p + "' (properties are --name=value)");
+      }
+      args.add(p);
+    }
+    if (simulate != null) {
+      args.add("--migd.simulate=" + simulate);
+    }
+    return args;
+  }
+
+  /** Binds the {@code migd.*} properties from these arguments and the environment. */
+  MigdProperties bind(CommandLine commandLine) {
+    var env = new StandardEnvironment();
+    env.getPropertySources()
+        .addFirst(
+            new SimpleCommandLinePropertySource(propertyArgs(commandLine).toArray(String[]::new)));
+    ConfigurationPropertySources.attach(env);
+    return Binder.get(env).bindOrCreate("migd", MigdProperties.class);
+  }
+}

@@ -1,0 +1,65 @@
+package io.migd.cli;
+
+import io.migd.app.MigdProperties;
+import io.migd.app.NodeRuntime;
+import io.migd.app.NvmlConnector;
+import io.migd.execute.ProgressListener;
+import io.migd.nvml.NvmlCallObserver;
+import io.migd.plan.Decision;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.RebootPolicy;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code migd plan -f FILE -c NAME}: the plan and per-GPU decisions, changing nothing. */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    description =
+        "Print the plan and per-GPU decisions without changing anything (0 every GPU can be"
+            + " reached, 1 some cannot).")
+final class PlanCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @Mixin ConfigOptions configOptions;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = {"-o", "--output"},
+      defaultValue = "text",
+      description = "Output format: text or json (the REST shape).")
+  String format;
+
+  @Override
+  public Integer call() {
+    MigdProperties properties = common.bind(spec.commandLine());
+    GpuModelCatalog catalog = GpuModelCatalog.builtIn();
+    var file = configOptions.load(properties, catalog);
+    var config = configOptions.select(file, properties);
+    try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {
+      var reconciler =
+          NodeRuntime.reconciler(
+              session, catalog, file, ProgressListener.NONE, RebootPolicy.DISABLED);
+      var decisions = reconciler.plan(Desired.config(Desired.Source.FILE, config.name(), 1));
+      var out = spec.commandLine().getOut();
+      if (format.equals("json")) {
+        out.println(
+            JsonMapper.builder()
+                .build()
+                .writerWithDefaultPrettyPrinter()
+                .writeValueAsString(PlanView.of(decisions)));
+      } else {
+        decisions.forEach((gpu, decision) -> out.println(PlanView.describe(gpu, decision)));
+      }
+      out.flush();
+      boolean reachable =
+          decisions.values().stream()
+              .allMatch(d -> d instanceof Decision.InSync || d instanceof Decision.Change);
+      return reachable ? ExitStatus.OK : ExitStatus.NOT_REACHED;
+    }
+  }
+}

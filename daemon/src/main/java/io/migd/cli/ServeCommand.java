@@ -1,0 +1,25 @@
+package io.migd.cli;
+
+import io.migd.app.MigdApplication;
+import java.util.concurrent.Callable;
+import org.springframework.boot.SpringApplication;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code migd serve}: the daemon, with Spring Boot properties as {@code --name=value}. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = "Run the daemon (web server, reconciler, device plugin).")
+final class ServeCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    SpringApplication.run(
+        MigdApplication.class, common.propertyArgs(spec.commandLine()).toArray(String[]::new));
+    return MigdCommand.KEEP_RUNNING;
+  }
+}

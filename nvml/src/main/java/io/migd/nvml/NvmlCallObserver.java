@@ -1,0 +1,11 @@
+package io.migd.nvml;
+
+/** Told about every NVML call and its result, for the {@code migd_nvml_calls_total} metric. */
+@FunctionalInterface
+public interface NvmlCallObserver {
+  /** Observes nothing. */
+  NvmlCallObserver NONE = (function, result) -> {};
+
+  /** One call of {@code function} returned {@code result}. */
+  void called(String function, NvmlReturn result);
+}

@@ -1,0 +1,113 @@
+package io.migd.profiles;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.SequencedMap;
+
+/**
+ * One item of a named config: which GPUs it applies to and what they should look like.
+ *
+ * <pre>{@code
+ * - devices: all
+ *   device-filter: ["0x20B010DE"]
+ *   mig-enabled: true
+ *   mig-devices: {"1g.5gb": 2, "2g.10gb": 1, "3g.20gb": 1}
+ *   time-slicing: {replicas: 4}
+ * }</pre>
+ *
+ * @param devices the {@code devices} key: all GPUs or a list of indexes
+ * @param deviceFilters the {@code device-filter} entries; empty when the key is absent, and then
+ *     the item applies to every model
+ * @param migEnabled the {@code mig-enabled} key
+ * @param migDevices the {@code mig-devices} key, profile name to count, in file order; empty when
+ *     MIG is disabled. A compute-instance name such as {@code 1c.4g.20gb: 4} means one {@code
+ *     4g.20gb} GPU instance holding four 1-slice compute instances (mig-parted's reading)
+ * @param timeSlicing migd's {@code time-slicing} extension, {@link TimeSlicing.Unset} when absent
+ */
+public record MigConfigItem(
+    DeviceSelection devices,
+    List<DeviceFilter> deviceFilters,
+    boolean migEnabled,
+    SequencedMap<ProfileName, Integer> migDevices,
+    TimeSlicing timeSlicing) {
+
+  /**
+   * Validates the item and copies its collections.
+   *
+   * @throws IllegalArgumentException if MIG devices are given with MIG disabled, a count is
+   *     negative, or a filter repeats
+   */
+  public MigConfigItem {
+    Objects.requireNonNull(devices, "devices");
+    Objects.requireNonNull(timeSlicing, "timeSlicing");
+    deviceFilters = List.copyOf(deviceFilters);
+    if (deviceFilters.stream().distinct().count() != deviceFilters.size()) {
+      throw new IllegalArgumentException("device-filter repeats an id: " + deviceFilters);
+    }
+    var copy = new LinkedHashMap<ProfileName, Integer>();
+    migDevices.forEach(
+        (name, count) -> {
+          if (count < 0) {
+            throw new IllegalArgumentException("count of " + name + " is negative: " + count);
+          }
+          copy.put(Objects.requireNonNull(name), count);
+        });
+    if (!migEnabled && !copy.isEmpty()) {
+      throw new IllegalArgumentException("mig-devices given with mig-enabled false");
+    }
+    migDevices = Collections.unmodifiableSequencedMap(copy);
+  }
+
+  /**
+   * An item without MIG devices or time-slicing: {@code all-disabled} and {@code all-enabled}
+   * items.
+   *
+   * @param devices which GPUs
+   * @param migEnabled the MIG mode they should have
+   * @return the item
+   */
+  public static MigConfigItem of(DeviceSelection devices, boolean migEnabled) {
+    return new MigConfigItem(
+        devices, List.of(), migEnabled, new LinkedHashMap<>(), new TimeSlicing.Unset());
+  }
+
+  /**
+   * Whether the item applies to a GPU: its index is among {@code devices} and, if there is a {@code
+   * device-filter}, one of its entries matches the GPU's PCI ids.
+   *
+   * @param gpuIndex the GPU's NVML index
+   * @param pciDeviceId the GPU's PCI device id, {@code 0xDDDDVVVV}
+   * @param pciSubsystemId the GPU's PCI subsystem id, {@code 0xSSSSVVVV}
+   * @return true if the item applies
+   */
+  public boolean selects(int gpuIndex, int pciDeviceId, int pciSubsystemId) {
+    return devices.includes(gpuIndex)
+        && (deviceFilters.isEmpty()
+            || deviceFilters.stream().anyMatch(f -> f.matches(pciDeviceId, pciSubsystemId)));
+  }
+
+  /**
+   * Whether the item's {@code device-filter} can select GPUs of this model: no filter, or an entry
+   * with the model's device id (a subsystem entry may select only some boards of it).
+   *
+   * @param model a catalogue model
+   * @return true if GPUs of the model may be selected
+   */
+  public boolean mayApplyTo(GpuModel model) {
+    return deviceFilters.isEmpty()
+        || deviceFilters.stream().anyMatch(f -> f.deviceId() == model.pciDeviceId());
+  }
+
+  /**
+   * The number of MIG devices the item asks for, compute instances counted one each: {@code
+   * all-1g.5gb} gives 7. migd gives a GPU without MIG this many time-sliced replicas when the item
+   * sets no {@code time-slicing}.
+   *
+   * @return the sum of the {@code mig-devices} counts
+   */
+  public int migDeviceCount() {
+    return migDevices.values().stream().mapToInt(Integer::intValue).sum();
+  }
+}

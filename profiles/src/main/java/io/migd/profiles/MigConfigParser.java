@@ -1,0 +1,279 @@
+package io.migd.profiles;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLParser;
+
+/**
+ * Reads mig-parted config files ({@code version: v1}) strictly, so that a typo fails loudly instead
+ * of silently selecting nothing.
+ *
+ * <p>The YAML is read into a tree and walked here, so every error names its place: the file (when
+ * known), the config, the item index and the key, for example {@code config "all-1g.10gb", item 0:
+ * unknown key "mig-device"}. Rejected: unknown keys at any level (by name), a version other than
+ * {@code v1}, values of the wrong type ({@code mig-enabled: "yes"}), duplicate keys, several YAML
+ * documents, YAML aliases, and profile names that break NVIDIA's grammar. Profile names are not
+ * checked against GPU models here: a well-formed name a GPU lacks is the planner's {@code
+ * Infeasible}, and {@link CatalogCheck} checks a file against the catalogue.
+ */
+public final class MigConfigParser {
+  private static final YAMLMapper MAPPER =
+      YAMLMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+  private static final Set<String> FILE_KEYS = Set.of("version", "mig-configs");
+  private static final Set<String> ITEM_KEYS =
+      Set.of("devices", "device-filter", "mig-enabled", "mig-devices", "time-slicing");
+  private static final Set<String> TIME_SLICING_KEYS = Set.of("replicas");
+
+  private MigConfigParser() {}
+
+  /**
+   * Reads a config file from disk; messages name the file by its file name.
+   *
+   * @param file the file
+   * @return the parsed file
+   * @throws IOException if the file cannot be read
+   * @throws ConfigFileException if its content is not a valid v1 config file
+   */
+  public static MigConfigFile parse(Path file) throws IOException {
+    var name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+    return parse(Files.readString(file, StandardCharsets.UTF_8), name);
+  }
+
+  /**
+   * Reads config file content whose origin has no name (a REST body, a string in a test).
+   *
+   * @param yaml the YAML text
+   * @return the parsed file
+   * @throws ConfigFileException if the content is not a valid v1 config file
+   */
+  public static MigConfigFile parse(String yaml) {
+    return parse(yaml, null);
+  }
+
+  /**
+   * Reads config file content; messages start with {@code fileName}.
+   *
+   * @param yaml the YAML text
+   * @param fileName the name to put in messages, or null if there is none
+   * @return the parsed file
+   * @throws ConfigFileException if the content is not a valid v1 config file
+   */
+  public static MigConfigFile parse(String yaml, String fileName) {
+    var at = new Where(fileName, null, -1);
+    var root = readTree(yaml, at);
+    var top = mapping(root, at, "the file", "a mapping with the keys version and mig-configs");
+    checkKeys(top, FILE_KEYS, at, "");
+    var version = required(top, "version", at);
+    if (!version.isString() || !version.stringValue().equals(MigConfigFile.VERSION)) {
+      throw at.fail("\"version\" must be \"v1\", got " + YamlText.describe(version));
+    }
+    var configsNode = required(top, "mig-configs", at);
+    var entries = mapping(configsNode, at, "\"mig-configs\"", "a mapping of config names");
+    if (entries.isEmpty()) {
+      throw at.fail("\"mig-configs\" has no configs");
+    }
+    var configs = new ArrayList<MigConfig>();
+    for (var entry : entries.entrySet()) {
+      configs.add(
+          config(entry.getKey(), entry.getValue(), new Where(fileName, entry.getKey(), -1)));
+    }
+    return MigConfigFile.of(configs);
+  }
+
+  private static JsonNode readTree(String yaml, Where at) {
+    try {
+      try (var scan = (YAMLParser) MAPPER.createParser(yaml)) {
+        while (scan.nextToken() != null) {
+          if (scan.isCurrentAlias()) {
+            throw at.fail(
+                "YAML aliases (*name) are not supported (line "
+                    + scan.currentTokenLocation().getLineNr()
+                    + "); write the value out");
+          }
+        }
+      }
+      try (var parser = MAPPER.createParser(yaml)) {
+        var root = MAPPER.readTree(parser);
+        if (parser.nextToken() != null) {
+          throw at.fail("the file holds more than one YAML document; put all configs in one");
+        }
+        if (root == null || root.isMissingNode() || root.isNull()) {
+          throw at.fail("the file is empty; expected version: v1 and mig-configs");
+        }
+        return root;
+      }
+    } catch (JacksonException e) {
+      var reason =
+          e.getOriginalMessage().strip().replace("Duplicate Object property", "duplicate key");
+      var location = e.getLocation();
+      if (location != null && !reason.contains(" line ")) {
+        reason += " (line " + location.getLineNr() + ")";
+      }
+      throw new ConfigFileException(at.prefix() + "not valid YAML: " + reason, e);
+    }
+  }
+
+  private static MigConfig config(String name, JsonNode node, Where at) {
+    if (name.isBlank()) {
+      throw at.fail("config name is blank");
+    }
+    if (!node.isArray()) {
+      throw at.fail("must be a list of items, got " + YamlText.describe(node));
+    }
+    if (node.isEmpty()) {
+      throw at.fail("has no items");
+    }
+    var items = new ArrayList<MigConfigItem>();
+    int index = 0;
+    for (var itemNode : node.values()) {
+      items.add(item(itemNode, new Where(at.file(), name, index++)));
+    }
+    return new MigConfig(name, items);
+  }
+
+  private static MigConfigItem item(JsonNode node, Where at) {
+    var fields = mapping(node, at, "the item", "a mapping with devices and mig-enabled");
+    checkKeys(fields, ITEM_KEYS, at, "");
+    var devices = devices(required(fields, "devices", at), at);
+    var filters =
+        fields.containsKey("device-filter")
+            ? deviceFilters(fields.get("device-filter"), at)
+            : List.<DeviceFilter>of();
+    var migEnabledNode = required(fields, "mig-enabled", at);
+    if (!migEnabledNode.isBoolean()) {
+      throw at.fail(
+          "\"mig-enabled\" must be true or false, got " + YamlText.describe(migEnabledNode));
+    }
+    boolean migEnabled = migEnabledNode.booleanValue();
+    var migDevices = MigDevicesReader.read(fields.get("mig-devices"), at);
+    if (!migEnabled && !migDevices.isEmpty()) {
+      throw at.fail("\"mig-devices\" must be empty or absent when \"mig-enabled\" is false");
+    }
+    var timeSlicing =
+        fields.containsKey("time-slicing")
+            ? timeSlicing(fields.get("time-slicing"), at)
+            : new TimeSlicing.Unset();
+    return new MigConfigItem(devices, filters, migEnabled, migDevices, timeSlicing);
+  }
+
+  private static DeviceSelection devices(JsonNode node, Where at) {
+    if (node.isString() && node.stringValue().equals("all")) {
+      return new DeviceSelection.All();
+    }
+    if (!node.isArray() || node.isEmpty()) {
+      throw at.fail(
+          "\"devices\" must be \"all\" or a non-empty list of GPU indexes, got "
+              + YamlText.describe(node));
+    }
+    var indexes = new ArrayList<Integer>();
+    for (var element : node.values()) {
+      if (!element.isInt() || element.intValue() < 0) {
+        throw at.fail(
+            "\"devices\" entries must be GPU indexes (integers >= 0), got "
+                + YamlText.describe(element));
+      }
+      if (indexes.contains(element.intValue())) {
+        throw at.fail("\"devices\" lists GPU index " + element.intValue() + " twice");
+      }
+      indexes.add(element.intValue());
+    }
+    return new DeviceSelection.Indexes(indexes);
+  }
+
+  private static List<DeviceFilter> deviceFilters(JsonNode node, Where at) {
+    List<JsonNode> entries = node.isArray() ? List.copyOf(node.values()) : List.of(node);
+    if (entries.isEmpty()) {
+      throw at.fail("\"device-filter\" is an empty list; leave the key out to select every model");
+    }
+    var filters = new ArrayList<DeviceFilter>();
+    for (var entry : entries) {
+      if (!entry.isString()) {
+        throw at.fail(
+            "\"device-filter\" entries must be strings like \"0x20B010DE\", got "
+                + YamlText.describe(entry));
+      }
+      DeviceFilter filter;
+      try {
+        filter = DeviceFilter.parse(entry.stringValue());
+      } catch (IllegalArgumentException e) {
+        throw at.fail("\"device-filter\": " + e.getMessage());
+      }
+      if (filters.contains(filter)) {
+        throw at.fail("\"device-filter\" lists " + filter + " twice");
+      }
+      filters.add(filter);
+    }
+    return filters;
+  }
+
+  private static TimeSlicing timeSlicing(JsonNode node, Where at) {
+    var fields = mapping(node, at, "\"time-slicing\"", "a mapping with the key replicas");
+    checkKeys(fields, TIME_SLICING_KEYS, at, "time-slicing.");
+    var replicas = required(fields, "replicas", at);
+    if (!replicas.isInt() || replicas.intValue() < 1) {
+      throw at.fail(
+          "\"time-slicing.replicas\" must be an integer >= 1, got " + YamlText.describe(replicas));
+    }
+    return new TimeSlicing.Replicas(replicas.intValue());
+  }
+
+  static Map<String, JsonNode> mapping(JsonNode node, Where at, String what, String expected) {
+    if (!node.isObject()) {
+      throw at.fail(what + " must be " + expected + ", got " + YamlText.describe(node));
+    }
+    var fields = new LinkedHashMap<String, JsonNode>();
+    node.properties().forEach(e -> fields.put(e.getKey(), e.getValue()));
+    return fields;
+  }
+
+  private static void checkKeys(
+      Map<String, JsonNode> fields, Set<String> known, Where at, String prefix) {
+    for (var key : fields.keySet()) {
+      if (!known.contains(key)) {
+        throw at.fail("unknown key \"" + prefix + key + "\"");
+      }
+    }
+  }
+
+  private static JsonNode required(Map<String, JsonNode> fields, String key, Where at) {
+    var value = fields.get(key);
+    if (value == null) {
+      throw at.fail("missing key \"" + key + "\"");
+    }
+    return value;
+  }
+
+  /** The place in the file an error refers to; {@code item} is -1 above item level. */
+  record Where(String file, String config, int item) {
+    String prefix() {
+      var text = new StringBuilder();
+      if (file != null) {
+        text.append(file).append(": ");
+      }
+      if (config != null) {
+        text.append("config \"").append(config).append('"');
+        text.append(item >= 0 ? ", item " + item + ": " : ": ");
+      }
+      return text.toString();
+    }
+
+    ConfigFileException fail(String problem) {
+      return new ConfigFileException(prefix() + problem, null);
+    }
+  }
+}

@@ -1,0 +1,277 @@
+package io.migd.profiles;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class MigConfigParserTest {
+
+  private static String file(String configs) {
+    return "version: v1\nmig-configs:\n" + configs;
+  }
+
+  /** A file with one config "c" holding one item with these lines. */
+  private static String item(String... lines) {
+    return file("  c:\n    - " + String.join("\n      ", lines) + "\n");
+  }
+
+  @Test
+  void readsEveryKeyIntoRecords() {
+    var yaml =
+        file(
+            """
+              custom:
+                - devices: [0, 2]
+                  device-filter: ["0x20B010DE", "0x233010de:0x16C110DE"]
+                  mig-enabled: true
+                  mig-devices:
+                    "1c.4g.20gb": 4
+                    3g.20gb: 1
+                    "1g.5gb+me": 0
+                  time-slicing: {replicas: 3}
+                - devices: all
+                  device-filter: "0x1EB810DE"
+                  mig-enabled: false
+              all-enabled:
+                - devices: all
+                  mig-enabled: true
+                  mig-devices:
+            """);
+
+    var parsed = MigConfigParser.parse(yaml);
+
+    var devices = new LinkedHashMap<ProfileName, Integer>();
+    devices.put(ProfileName.parse("1c.4g.20gb"), 4);
+    devices.put(ProfileName.parse("3g.20gb"), 1);
+    devices.put(ProfileName.parse("1g.5gb+me"), 0);
+    var expected =
+        MigConfigFile.of(
+            List.of(
+                new MigConfig(
+                    "custom",
+                    List.of(
+                        new MigConfigItem(
+                            new DeviceSelection.Indexes(List.of(0, 2)),
+                            List.of(
+                                new DeviceFilter.Device(0x20B010DE),
+                                new DeviceFilter.DeviceAndSubsystem(0x233010DE, 0x16C110DE)),
+                            true,
+                            devices,
+                            new TimeSlicing.Replicas(3)),
+                        new MigConfigItem(
+                            new DeviceSelection.All(),
+                            List.of(new DeviceFilter.Device(0x1EB810DE)),
+                            false,
+                            new LinkedHashMap<>(),
+                            new TimeSlicing.Unset()))),
+                new MigConfig(
+                    "all-enabled", List.of(MigConfigItem.of(new DeviceSelection.All(), true)))));
+    assertThat(parsed).isEqualTo(expected);
+    assertThat(parsed.configNames()).containsExactly("custom", "all-enabled");
+    assertThat(parsed.config("custom").orElseThrow().items().getFirst().migDevices().keySet())
+        .extracting(ProfileName::toString)
+        .containsExactly("1c.4g.20gb", "3g.20gb", "1g.5gb+me");
+    assertThat(parsed.config("Custom")).isEmpty();
+  }
+
+  @Test
+  void namesTheFileInMessages(@TempDir Path dir) throws Exception {
+    var path = dir.resolve("layout.yaml");
+    Files.writeString(path, item("devices: all", "mig-enabled: true", "mig-device: {}"));
+
+    assertThatThrownBy(() -> MigConfigParser.parse(path))
+        .isInstanceOf(ConfigFileException.class)
+        .hasMessage("layout.yaml: config \"c\", item 0: unknown key \"mig-device\"");
+  }
+
+  record Rejected(String why, String yaml, String message) {
+    @Override
+    public String toString() {
+      return why;
+    }
+  }
+
+  static Stream<Rejected> rejected() {
+    var ok = "  c:\n    - devices: all\n      mig-enabled: false\n";
+    return Stream.of(
+        new Rejected("empty file", "", "is empty; expected version: v1 and mig-configs"),
+        new Rejected("not YAML", "version: [v1\n", "not valid YAML: "),
+        new Rejected(
+            "duplicate key", file(ok + ok), "not valid YAML: duplicate key \"c\" (line 6)"),
+        new Rejected("two documents", file(ok) + "---\n" + file(ok), "more than one YAML document"),
+        new Rejected(
+            "alias", "x: &a v1\nversion: *a\nmig-configs: {}\n", "YAML aliases (*name) are not"),
+        new Rejected("a list", "- v1\n", "the file must be a mapping with the keys version"),
+        new Rejected("unknown top key", file(ok) + "extra: 1\n", "unknown key \"extra\""),
+        new Rejected("no version", "mig-configs:\n" + ok, "missing key \"version\""),
+        new Rejected("v2", file(ok).replace("v1", "v2"), "\"version\" must be \"v1\", got \"v2\""),
+        new Rejected("numeric version", file(ok).replace("v1", "1"), "must be \"v1\", got 1"),
+        new Rejected("no configs key", "version: v1\n", "missing key \"mig-configs\""),
+        new Rejected("no configs", file("  {}\n"), "\"mig-configs\" has no configs"),
+        new Rejected("configs as list", file("  - a\n"), "\"mig-configs\" must be a mapping"),
+        new Rejected(
+            "config not a list",
+            file("  c:\n    devices: all\n"),
+            "config \"c\": must be a list of items, got a mapping"),
+        new Rejected("config empty", file("  c: []\n"), "config \"c\": has no items"),
+        new Rejected("config without value", file("  c:\n"), "config \"c\": must be a list of"),
+        new Rejected(
+            "item not a mapping",
+            file("  c:\n    - all\n"),
+            "config \"c\", item 0: the item must be a mapping with devices and mig-enabled, got"
+                + " \"all\""),
+        new Rejected(
+            "second item reports its index",
+            file(ok + "    - devices: all\n      mig-enable: true\n"),
+            "config \"c\", item 1: unknown key \"mig-enable\""),
+        new Rejected(
+            "unknown item key",
+            item("devices: all", "mig-enabled: true", "mig-device: {}"),
+            "config \"c\", item 0: unknown key \"mig-device\""),
+        new Rejected("no devices", item("mig-enabled: true"), "item 0: missing key \"devices\""),
+        new Rejected("no mig-enabled", item("devices: all"), "item 0: missing key \"mig-enabled\""),
+        new Rejected(
+            "devices misspelt",
+            item("devices: All", "mig-enabled: true"),
+            "item 0: \"devices\" must be \"all\" or a non-empty list of GPU indexes, got \"All\""),
+        new Rejected(
+            "devices empty",
+            item("devices: []", "mig-enabled: true"),
+            "\"devices\" must be \"all\" or a non-empty list of GPU indexes, got a list"),
+        new Rejected(
+            "negative index",
+            item("devices: [-1]", "mig-enabled: true"),
+            "\"devices\" entries must be GPU indexes (integers >= 0), got -1"),
+        new Rejected(
+            "quoted index",
+            item("devices: [\"0\"]", "mig-enabled: true"),
+            "\"devices\" entries must be GPU indexes (integers >= 0), got \"0\""),
+        new Rejected(
+            "repeated index",
+            item("devices: [1, 1]", "mig-enabled: true"),
+            "\"devices\" lists GPU index 1 twice"),
+        new Rejected(
+            "mig-enabled yes",
+            item("devices: all", "mig-enabled: yes"),
+            "item 0: \"mig-enabled\" must be true or false, got \"yes\""),
+        new Rejected(
+            "mig-enabled quoted",
+            item("devices: all", "mig-enabled: \"true\""),
+            "\"mig-enabled\" must be true or false, got \"true\""),
+        new Rejected(
+            "mig-devices list",
+            item("devices: all", "mig-enabled: true", "mig-devices: [a]"),
+            "\"mig-devices\" must be a mapping of profile names to counts, got a list"),
+        new Rejected(
+            "bad profile name",
+            item("devices: all", "mig-enabled: true", "mig-devices: {\"1g.10gbx\": 1}"),
+            "item 0: \"mig-devices\": invalid MIG profile name \"1g.10gbx\": unknown attribute"
+                + " \"x\""),
+        new Rejected(
+            "negative count",
+            item("devices: all", "mig-enabled: true", "mig-devices: {\"1g.10gb\": -1}"),
+            "\"mig-devices\" count of \"1g.10gb\" must be an integer >= 0, got -1"),
+        new Rejected(
+            "fractional count",
+            item("devices: all", "mig-enabled: true", "mig-devices: {\"1g.10gb\": 1.5}"),
+            "count of \"1g.10gb\" must be an integer >= 0, got 1.5"),
+        new Rejected(
+            "quoted count",
+            item("devices: all", "mig-enabled: true", "mig-devices: {\"1g.10gb\": \"2\"}"),
+            "count of \"1g.10gb\" must be an integer >= 0, got \"2\""),
+        new Rejected(
+            "huge count",
+            item("devices: all", "mig-enabled: true", "mig-devices: {\"1g.10gb\": 9999999999}"),
+            "count of \"1g.10gb\" must be an integer >= 0, got 9999999999"),
+        new Rejected(
+            "same profile twice",
+            item("devices: all", "mig-enabled: true", "mig-devices: {3c.3g.20gb: 1, 3g.20gb: 1}"),
+            "\"mig-devices\" names profile 3g.20gb twice (as \"3c.3g.20gb\" and \"3g.20gb\")"),
+        new Rejected(
+            "devices without MIG",
+            item("devices: all", "mig-enabled: false", "mig-devices: {\"1g.10gb\": 1}"),
+            "item 0: \"mig-devices\" must be empty or absent when \"mig-enabled\" is false"),
+        new Rejected(
+            "short filter",
+            item("devices: all", "device-filter: \"0x20B0\"", "mig-enabled: false"),
+            "item 0: \"device-filter\": \"0x20B0\" is not a PCI id 0xDDDDVVVV, optionally"
+                + " followed by :0xSSSSVVVV"),
+        new Rejected(
+            "bad subsystem",
+            item("devices: all", "device-filter: [\"0x20B010DE:0x1\"]", "mig-enabled: false"),
+            "\"device-filter\": \"0x20B010DE:0x1\" is not a PCI id"),
+        new Rejected(
+            "empty filter",
+            item("devices: all", "device-filter: []", "mig-enabled: false"),
+            "\"device-filter\" is an empty list; leave the key out to select every model"),
+        new Rejected(
+            "numeric filter",
+            item("devices: all", "device-filter: [123]", "mig-enabled: false"),
+            "\"device-filter\" entries must be strings like \"0x20B010DE\", got 123"),
+        new Rejected(
+            "repeated filter",
+            item(
+                "devices: all",
+                "device-filter: [\"0x20B010DE\", \"0x20b010de\"]",
+                "mig-enabled: false"),
+            "\"device-filter\" lists 0x20B010DE twice"),
+        new Rejected(
+            "time-slicing scalar",
+            item("devices: all", "mig-enabled: false", "time-slicing: 4"),
+            "\"time-slicing\" must be a mapping with the key replicas, got 4"),
+        new Rejected(
+            "time-slicing key misspelt",
+            item("devices: all", "mig-enabled: false", "time-slicing: {replica: 4}"),
+            "item 0: unknown key \"time-slicing.replica\""),
+        new Rejected(
+            "time-slicing without replicas",
+            item("devices: all", "mig-enabled: false", "time-slicing: {}"),
+            "item 0: missing key \"replicas\""),
+        new Rejected(
+            "zero replicas",
+            item("devices: all", "mig-enabled: false", "time-slicing: {replicas: 0}"),
+            "\"time-slicing.replicas\" must be an integer >= 1, got 0"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("rejected")
+  void rejectsInvalidFilesNamingPlaceAndKey(Rejected c) {
+    assertThatThrownBy(() -> MigConfigParser.parse(c.yaml(), "f.yaml"))
+        .isInstanceOf(ConfigFileException.class)
+        .hasMessageStartingWith("f.yaml: ")
+        .hasMessageContaining(c.message());
+  }
+
+  @Test
+  void readsAnEmptyMigDevicesValueAsNoDevices() {
+    var parsed = MigConfigParser.parse(item("devices: all", "mig-enabled: false", "mig-devices:"));
+
+    assertThat(parsed.configs().getFirst().items().getFirst().migDevices()).isEmpty();
+  }
+
+  @Test
+  void selectsGpusByIndexAndFilter() {
+    var parsed =
+        MigConfigParser.parse(
+            item(
+                "devices: [1]",
+                "device-filter: [\"0x20B010DE\", \"0x233010DE:0x16C110DE\"]",
+                "mig-enabled: false"));
+    var item = parsed.configs().getFirst().items().getFirst();
+
+    assertThat(item.selects(1, 0x20B010DE, 0x12345678)).isTrue();
+    assertThat(item.selects(0, 0x20B010DE, 0x12345678)).isFalse();
+    assertThat(item.selects(1, 0x233010DE, 0x16C110DE)).isTrue();
+    assertThat(item.selects(1, 0x233010DE, 0x16C210DE)).isFalse();
+    assertThat(item.selects(1, 0x1EB810DE, 0)).isFalse();
+  }
+}

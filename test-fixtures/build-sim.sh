@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Builds the simulated NVML: OUTDIR/libnvidia-ml.so.1 and OUTDIR/nvml-sim (which finds the library
+# beside itself). MODELS_TSV is the GPU model data (profiles/.../gpu-models.tsv), embedded into
+# the library at compile time. See test-fixtures/README.md.
+#
+#   bash test-fixtures/build-sim.sh OUTDIR MODELS_TSV
+set -euo pipefail
+
+if [ "$#" -ne 2 ]; then
+  echo "usage: $0 OUTDIR MODELS_TSV" >&2
+  exit 2
+fi
+out=$1
+tsv=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src="$here/src/main/c"
+cc=${CC:-gcc}
+
+if ! command -v "$cc" >/dev/null 2>&1; then
+  echo "build-sim.sh: C compiler '$cc' not found; the simulated NVML is built from C." >&2
+  echo "  Install gcc (Debian/Ubuntu: apt-get install gcc) or set CC." >&2
+  exit 1
+fi
+if [ ! -f "$tsv" ]; then
+  echo "build-sim.sh: GPU model data '$tsv' not found" >&2
+  exit 1
+fi
+
+mkdir -p "$out"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvml-sim-build.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+case "$tmp" in
+  *[\"\\\ ]*)
+    echo "build-sim.sh: temporary directory '$tmp' has a quote, backslash or space; set TMPDIR" >&2
+    exit 1
+    ;;
+esac
+# .incbin reads the data at compile time; a private copy keeps the path simple to quote.
+cp "$tsv" "$tmp/gpu-models.tsv"
+
+lib_sources=()
+for f in "$src"/*.c; do
+  [ "$(basename "$f")" = nvml_sim_main.c ] || lib_sources+=("$f")
+done
+
+warn=(-Wall -Wextra -Werror)
+"$cc" -std=gnu11 -shared -fPIC -O2 "${warn[@]}" -fvisibility=hidden -pthread \
+  -Wl,-soname,libnvidia-ml.so.1 -Wl,-Bsymbolic -Wl,--no-undefined \
+  -DSIM_MODELS_TSV="\"$tmp/gpu-models.tsv\"" \
+  -o "$tmp/libnvidia-ml.so.1" "${lib_sources[@]}"
+
+"$cc" -std=gnu11 -O2 "${warn[@]}" -o "$tmp/nvml-sim" "$src/nvml_sim_main.c" \
+  "$tmp/libnvidia-ml.so.1" -Wl,-rpath,'$ORIGIN'
+
+# The library must export exactly the 75 NVML functions plus nvmlsim_control.
+if command -v nm >/dev/null 2>&1; then
+  exported=$(nm -D --defined-only "$tmp/libnvidia-ml.so.1" | awk '$2 == "T" {print $3}' | sort)
+  count=$(printf '%s\n' "$exported" | grep -c .)
+  if [ "$count" -ne 76 ]; then
+    echo "build-sim.sh: expected 76 exported functions, found $count:" >&2
+    printf '%s\n' "$exported" >&2
+    exit 1
+  fi
+fi
+
+# The embedded model data must parse (skipped when cross-compiling: the binary cannot run here).
+status=0
+"$tmp/nvml-sim" models >/dev/null 2>"$tmp/models.err" || status=$?
+if [ "$status" -eq 126 ]; then
+  echo "build-sim.sh: cannot run the built nvml-sim here (cross build?); model data not checked" >&2
+elif [ "$status" -ne 0 ]; then
+  echo "build-sim.sh: the embedded model data does not parse:" >&2
+  cat "$tmp/models.err" >&2
+  exit 1
+fi
+
+# Replace by rename so that processes that have the old library mapped keep a valid file.
+for f in libnvidia-ml.so.1 nvml-sim; do
+  cp "$tmp/$f" "$out/.$f.new"
+  mv -f "$out/.$f.new" "$out/$f"
+done
+echo "build-sim.sh: built $out/libnvidia-ml.so.1 and $out/nvml-sim"
