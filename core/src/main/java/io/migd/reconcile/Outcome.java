@@ -53,7 +53,11 @@ public record Outcome(
     return results.entrySet().stream()
         .filter(e -> e.getValue().state() != GpuResult.State.SUCCESS)
         .max(Comparator.comparingInt(e -> e.getValue().state().severity()))
-        .map(e -> "GPU " + e.getKey() + ": " + e.getValue().reason())
+        .map(
+            e ->
+                e.getValue().reason().startsWith("GPU ")
+                    ? e.getValue().reason()
+                    : "GPU " + e.getKey() + ": " + e.getValue().reason())
         .orElse("every GPU matches the desired layout");
   }
 }
