@@ -1,6 +1,7 @@
 package io.migd.cli;
 
 import io.migd.app.MigdApplication;
+import io.migd.nvml.NvmlLoadException;
 import java.util.concurrent.Callable;
 import org.springframework.boot.SpringApplication;
 import picocli.CommandLine;
@@ -18,8 +19,18 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    SpringApplication.run(
-        MigdApplication.class, common.propertyArgs(spec.commandLine()).toArray(String[]::new));
-    return MigdCommand.KEEP_RUNNING;
+    try {
+      SpringApplication.run(
+          MigdApplication.class, common.propertyArgs(spec.commandLine()).toArray(String[]::new));
+      return MigdCommand.KEEP_RUNNING;
+    } catch (RuntimeException e) {
+      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        if (cause instanceof NvmlLoadException) {
+          // NvmlLoadFailureAnalyzer has reported it
+          return ExitStatus.ENVIRONMENT;
+        }
+      }
+      throw e;
+    }
   }
 }

@@ -63,6 +63,8 @@ public final class FfmNvml implements Nvml {
   private final ExecutorService calls;
   private final ExecutorService events;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicLong nanosInNvml =
+      new java.util.concurrent.atomic.AtomicLong();
   private volatile Thread callThread;
 
   private FfmNvml(NvmlLibrary library, NvmlCallObserver observer) {
@@ -100,6 +102,14 @@ public final class FfmNvml implements Nvml {
     return nvml;
   }
 
+  /**
+   * Time spent on the NVML thread in calls of this session (the native call and its marshalling),
+   * so benchmarks can tell migd's own time from the driver's. The event wait is not counted.
+   */
+  public java.time.Duration timeInNvml() {
+    return java.time.Duration.ofNanos(nanosInNvml.get());
+  }
+
   // ---- plumbing
 
   private void run(Runnable body) {
@@ -127,7 +137,14 @@ public final class FfmNvml implements Nvml {
               if (isCallThread) {
                 callThread = Thread.currentThread();
               }
-              return body.call();
+              long start = System.nanoTime();
+              try {
+                return body.call();
+              } finally {
+                if (isCallThread) {
+                  nanosInNvml.addAndGet(System.nanoTime() - start);
+                }
+              }
             });
     try {
       return future.get();
