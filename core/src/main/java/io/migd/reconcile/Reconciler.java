@@ -5,6 +5,7 @@ import io.migd.execute.Executor;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuTarget;
+import io.migd.layout.ModelSource;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
@@ -14,7 +15,6 @@ import io.migd.nvml.NvmlReturn;
 import io.migd.plan.Decision;
 import io.migd.plan.Planner;
 import io.migd.profiles.GpuModel;
-import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfig;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,7 +34,7 @@ public final class Reconciler {
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
   private final NodeObserver observer;
-  private final GpuModelCatalog catalog;
+  private final ModelSource models;
   private final Function<String, Optional<MigConfig>> configs;
   private final UsageSource usageSource;
   private final Executor executor;
@@ -46,7 +46,7 @@ public final class Reconciler {
   /** A reconciler over its collaborators; {@code configs} looks up a named config. */
   public Reconciler(
       NodeObserver observer,
-      GpuModelCatalog catalog,
+      ModelSource models,
       Function<String, Optional<MigConfig>> configs,
       UsageSource usageSource,
       Executor executor,
@@ -55,7 +55,7 @@ public final class Reconciler {
       RebootPolicy reboot,
       Clock clock) {
     this.observer = observer;
-    this.catalog = catalog;
+    this.models = models;
     this.configs = configs;
     this.usageSource = usageSource;
     this.executor = executor;
@@ -138,7 +138,7 @@ public final class Reconciler {
       case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
       case Resolution.Target(var target) -> {
         ObservedGpu now = gpuOf(observed, gpu);
-        Optional<GpuModel> model = catalog.byPciDeviceId(now.pci().deviceId());
+        Optional<GpuModel> model = models.modelOf(now);
         if (model.isEmpty() && target.migEnabled()) {
           yield new Decision.Infeasible(
               "GPU "

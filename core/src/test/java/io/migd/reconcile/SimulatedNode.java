@@ -46,7 +46,7 @@ final class SimulatedNode implements AutoCloseable {
   Reconciler reconciler(MigConfigFile configs, RebootPolicy reboot) {
     return new Reconciler(
         observer,
-        CATALOG,
+        new io.migd.layout.ModelSource(nvml, CATALOG),
         configs::config,
         new ProcessUsage(pid -> nvml.processName(pid)),
         new Executor(nvml, ProgressListener.NONE),

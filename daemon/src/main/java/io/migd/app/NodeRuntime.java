@@ -24,7 +24,7 @@ public final class NodeRuntime {
     var nvml = session.nvml();
     return new Reconciler(
         new NodeObserver(nvml, catalog),
-        catalog,
+        new io.migd.layout.ModelSource(nvml, catalog),
         name -> configs.config(name),
         new ProcessUsage(
             pid -> {

@@ -4,7 +4,9 @@ import io.migd.nvml.NvmlLoadException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-/** Turns a missing NVML into Spring Boot's short "failed to start" report, without a stack trace. */
+/**
+ * Turns a missing NVML into Spring Boot's short "failed to start" report, without a stack trace.
+ */
 class NvmlLoadFailureAnalyzer extends AbstractFailureAnalyzer<NvmlLoadException> {
   @Override
   protected FailureAnalysis analyze(Throwable rootFailure, NvmlLoadException cause) {

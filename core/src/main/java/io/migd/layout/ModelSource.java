@@ -1,0 +1,195 @@
+package io.migd.layout;
+
+import io.migd.nvml.DeviceHandle;
+import io.migd.nvml.GpuInstanceProfile;
+import io.migd.nvml.Nvml;
+import io.migd.nvml.NvmlException;
+import io.migd.profiles.CiProfile;
+import io.migd.profiles.GiProfile;
+import io.migd.profiles.GpuModel;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.Placement;
+import io.migd.profiles.ProfileName;
+import io.migd.profiles.ProfileNameException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The MIG profiles and placements of a GPU: from NVML when it answers, otherwise from the built-in
+ * catalogue by PCI device id (DESIGN.md section 2). NVML wins where both exist, and a difference is
+ * logged once per GPU. Compute-instance profiles cannot be asked of NVML without a GPU instance, so
+ * they come from the catalogue, or follow the slice rule for a model migd does not know.
+ */
+public final class ModelSource {
+  private static final Logger log = LoggerFactory.getLogger(ModelSource.class);
+  private static final String MIG_NAME_PREFIX = "MIG ";
+  private static final int[] CI_SLICES = {1, 2, 3, 4, 6, 7, 8};
+  private static final int[] CI_INDEX = {0, 1, 2, 3, 6, 4, 5};
+
+  private final Nvml nvml;
+  private final GpuModelCatalog catalog;
+  private final Map<String, GpuModel> byUuid = new ConcurrentHashMap<>();
+
+  /** A source over an NVML session and the built-in catalogue. */
+  public ModelSource(Nvml nvml, GpuModelCatalog catalog) {
+    this.nvml = nvml;
+    this.catalog = catalog;
+  }
+
+  /**
+   * The model of an observed GPU, empty when neither NVML nor the catalogue knows its MIG profiles.
+   */
+  public Optional<GpuModel> modelOf(ObservedGpu gpu) {
+    Optional<GpuModel> builtIn = catalog.byPciDeviceId(gpu.pci().deviceId());
+    if (!gpu.migCapable()) {
+      return builtIn;
+    }
+    GpuModel cached = byUuid.get(gpu.uuid());
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Optional<GpuModel> fromNvml = fromNvml(gpu, builtIn);
+    fromNvml.ifPresent(
+        model -> {
+          builtIn.ifPresent(known -> logDifferences(gpu, known, model));
+          byUuid.put(gpu.uuid(), model);
+        });
+    return fromNvml.or(() -> builtIn);
+  }
+
+  private Optional<GpuModel> fromNvml(ObservedGpu gpu, Optional<GpuModel> builtIn) {
+    List<GpuInstanceProfile> profiles;
+    DeviceHandle device;
+    try {
+      device = nvml.deviceByIndex(gpu.index().value());
+      profiles = nvml.gpuInstanceProfiles(device);
+    } catch (NvmlException e) {
+      log.info(
+          "gpu={} NVML does not list MIG profiles ({}); using the built-in catalogue",
+          gpu.index(),
+          e.code().cName());
+      return Optional.empty();
+    }
+    if (profiles.isEmpty()) {
+      return Optional.empty();
+    }
+    var giProfiles = new ArrayList<GiProfile>();
+    int memorySlices = 0;
+    for (GpuInstanceProfile p : profiles) {
+      List<Placement> placements =
+          nvml.gpuInstancePossiblePlacements(device, p.id()).stream()
+              .map(at -> new Placement(at.start(), at.size()))
+              .toList();
+      for (Placement at : placements) {
+        memorySlices = Math.max(memorySlices, at.end());
+      }
+      ProfileName name = nameOf(p, gpu, builtIn);
+      Optional<GiProfile> known = builtIn.flatMap(m -> m.giProfileById(p.id()));
+      List<CiProfile> ciProfiles =
+          known.map(GiProfile::ciProfiles).orElseGet(() -> ciProfilesBySliceRule(p));
+      giProfiles.add(
+          new GiProfile(
+              name,
+              p.index(),
+              p.id(),
+              p.sliceCount(),
+              p.instanceCount(),
+              p.memorySizeMiB(),
+              Math.max(1, p.multiprocessorCount()),
+              p.copyEngineCount(),
+              p.decoderCount(),
+              p.encoderCount(),
+              p.jpegCount(),
+              p.ofaCount(),
+              placements,
+              ciProfiles));
+    }
+    return Optional.of(
+        new GpuModel(
+            builtIn.map(GpuModel::key).orElse(gpu.name()),
+            gpu.name(),
+            gpu.pci().deviceId(),
+            builtIn.map(GpuModel::architecture).orElse(-1),
+            builtIn
+                .map(GpuModel::computeCapability)
+                .orElse(new io.migd.profiles.ComputeCapability(0, 0)),
+            gpu.memoryMiB(),
+            builtIn.map(GpuModel::smCount).orElse(1),
+            true,
+            memorySlices,
+            giProfiles));
+  }
+
+  private static ProfileName nameOf(
+      GpuInstanceProfile p, ObservedGpu gpu, Optional<GpuModel> builtIn) {
+    if (p.name().startsWith(MIG_NAME_PREFIX)) {
+      try {
+        return ProfileName.parse(p.name().substring(MIG_NAME_PREFIX.length()));
+      } catch (ProfileNameException e) {
+        log.warn(
+            "gpu={} NVML profile name {} does not parse: {}",
+            gpu.index(),
+            p.name(),
+            e.getMessage());
+      }
+    }
+    return builtIn
+        .flatMap(m -> m.giProfileById(p.id()))
+        .map(GiProfile::name)
+        .orElseGet(
+            () ->
+                ProfileName.of(
+                    p.sliceCount(),
+                    ProfileName.memoryGigabytes(p.memorySizeMiB(), gpu.memoryMiB())));
+  }
+
+  /** A CI of c slices starts at multiples of c inside the GPU instance. */
+  private static List<CiProfile> ciProfilesBySliceRule(GpuInstanceProfile p) {
+    var result = new ArrayList<CiProfile>();
+    for (int i = 0; i < CI_SLICES.length; i++) {
+      int c = CI_SLICES[i];
+      if (c <= p.sliceCount()) {
+        int sm = Math.max(1, p.multiprocessorCount() * c / p.sliceCount());
+        result.add(new CiProfile(CI_INDEX[i], CI_INDEX[i], c, p.sliceCount() / c, sm));
+      }
+    }
+    return result;
+  }
+
+  private static void logDifferences(ObservedGpu gpu, GpuModel known, GpuModel reported) {
+    for (GiProfile r : reported.giProfiles()) {
+      Optional<GiProfile> k = known.giProfileById(r.id());
+      if (k.isEmpty()) {
+        log.info(
+            "gpu={} model={} NVML offers profile {} (id {}) that the built-in catalogue lacks",
+            gpu.index(),
+            known.key(),
+            r.name(),
+            r.id());
+      } else if (!k.get().name().equals(r.name())
+          || !k.get().placements().equals(r.placements())
+          || k.get().instances() != r.instances()
+          || k.get().memoryMib() != r.memoryMib()) {
+        log.info(
+            "gpu={} model={} NVML and the built-in catalogue differ on profile id {}: NVML {} {}x"
+                + " {} MiB at {}, catalogue {} {}x {} MiB at {}; using NVML's",
+            gpu.index(),
+            known.key(),
+            r.id(),
+            r.name(),
+            r.instances(),
+            r.memoryMib(),
+            r.placements(),
+            k.get().name(),
+            k.get().instances(),
+            k.get().memoryMib(),
+            k.get().placements());
+      }
+    }
+  }
+}
