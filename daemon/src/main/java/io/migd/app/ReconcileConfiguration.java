@@ -8,7 +8,6 @@ import io.migd.profiles.MigConfigParser;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
 import io.migd.reconcile.OutcomeListener;
-import io.migd.reconcile.RebootPolicy;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.reconcile.Reconciler;
@@ -62,9 +61,35 @@ class ReconcileConfiguration {
   }
 
   @Bean
-  Reconciler reconciler(NvmlSession session, GpuModelCatalog catalog, MigConfigFile configs) {
+  Reconciler reconciler(
+      NvmlSession session,
+      GpuModelCatalog catalog,
+      MigConfigFile configs,
+      MigdProperties properties,
+      StateLock lock) {
     return NodeRuntime.reconciler(
-        session, catalog, configs, ProgressListener.NONE, RebootPolicy.DISABLED);
+        session, catalog, configs, ProgressListener.NONE, new CommandReboot(properties));
+  }
+
+  /**
+   * Records which GPUs an intent was first resolved against, so a swapped GPU is never reshaped.
+   */
+  @Bean
+  OutcomeListener gpuUuidRecorder(IntentService intents, NvmlSession session) {
+    return (desired, outcome) -> {
+      if (!desired.gpuUuids().isEmpty() || outcome.results().isEmpty()) {
+        return;
+      }
+      var uuids = new java.util.TreeMap<Integer, String>();
+      outcome
+          .results()
+          .keySet()
+          .forEach(
+              gpu ->
+                  uuids.put(
+                      gpu.value(), session.nvml().uuid(session.nvml().deviceByIndex(gpu.value()))));
+      intents.recordUuids(desired.generation(), uuids);
+    };
   }
 
   @Bean(initMethod = "start", destroyMethod = "close")

@@ -1,0 +1,203 @@
+package io.migd.cli;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * migd run as a real child JVM (the test JVM's {@code java} and class path) on one simulated node:
+ * a directory holding the simulator's state file ({@code NVML_SIM_STATE}), migd's state directory
+ * ({@code MIGD_STATEDIR}) and the copies of the simulated NVML that migd extracts. A child process
+ * is needed because the simulator's {@code KILL} fault kills the process that calls NVML, and
+ * because the state lock is an {@code flock} that one JVM cannot contend with itself.
+ */
+final class MigdProcess {
+  /** How long one command may take before the test gives up on it. */
+  static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+  /** Exit status of a process killed by SIGKILL, as {@link Process#exitValue()} reports it. */
+  static final int KILLED = 128 + 9;
+
+  private static final AtomicInteger RUNS = new AtomicInteger();
+
+  private final Path nodeDir;
+  private final Map<String, String> environment;
+
+  private MigdProcess(Path nodeDir, Map<String, String> environment) {
+    this.nodeDir = nodeDir;
+    this.environment = Map.copyOf(environment);
+  }
+
+  /** migd on the node whose files live in {@code nodeDir} (created if missing). */
+  static MigdProcess on(Path nodeDir) {
+    try {
+      Files.createDirectories(nodeDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new MigdProcess(
+        nodeDir,
+        Map.of(
+            "NVML_SIM_STATE", nodeDir.resolve("state").toString(),
+            "MIGD_STATEDIR", nodeDir.resolve("statedir").toString(),
+            // the CLI does not take --migd.* options (see the report); the environment form works
+            "MIGD_NVML_EXTRACTDIR", nodeDir.resolve("nvml").toString()));
+  }
+
+  /** The same node with one more environment variable for the child. */
+  MigdProcess withEnvironment(String name, String value) {
+    var more = new HashMap<>(environment);
+    more.put(name, value);
+    return new MigdProcess(nodeDir, more);
+  }
+
+  /** The simulator's state file of this node. */
+  Path stateFile() {
+    return nodeDir.resolve("state");
+  }
+
+  /** migd's state directory ({@code migd.state-dir}) of this node. */
+  Path stateDir() {
+    return nodeDir.resolve("statedir");
+  }
+
+  /** Runs {@code migd ARGS...} to its end. */
+  Result run(String... args) {
+    try (Running running = start(args)) {
+      return running.await();
+    }
+  }
+
+  /** Starts {@code migd ARGS...}; stdout and stderr go to files of the node directory. */
+  Running start(String... args) {
+    int run = RUNS.incrementAndGet();
+    Path stdout = nodeDir.resolve("migd-" + run + ".out");
+    Path stderr = nodeDir.resolve("migd-" + run + ".err");
+    var command = new ArrayList<String>();
+    command.add(
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.add("--enable-native-access=ALL-UNNAMED");
+    // start-up time dominates every command; C1 only and the serial collector start fastest
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add("io.migd.app.Migd");
+    command.addAll(List.of(args));
+    var builder =
+        new ProcessBuilder(command)
+            .directory(nodeDir.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile());
+    builder
+        .environment()
+        .keySet()
+        .removeIf(
+            name ->
+                name.startsWith("NVML_SIM_")
+                    || name.startsWith("MIGD_")
+                    || name.startsWith("SERVER_")
+                    || name.startsWith("SPRING_"));
+    builder.environment().putAll(environment);
+    try {
+      return new Running(builder.start(), List.of(args), stdout, stderr);
+    } catch (IOException e) {
+      throw new UncheckedIOException("starting migd " + String.join(" ", args), e);
+    }
+  }
+
+  /** A started migd; closing it stops it (SIGTERM, then SIGKILL) and waits for its end. */
+  static final class Running implements AutoCloseable {
+    private final Process process;
+    private final List<String> args;
+    private final Path stdout;
+    private final Path stderr;
+
+    private Running(Process process, List<String> args, Path stdout, Path stderr) {
+      this.process = process;
+      this.args = args;
+      this.stdout = stdout;
+      this.stderr = stderr;
+    }
+
+    long pid() {
+      return process.pid();
+    }
+
+    boolean isAlive() {
+      return process.isAlive();
+    }
+
+    String stderr() {
+      return read(stderr);
+    }
+
+    /** Waits for the end, at most {@link #TIMEOUT}. */
+    Result await() {
+      try {
+        if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+          fail("migd %s did not end within %s; stderr:%n%s", args, TIMEOUT, read(stderr));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for migd " + args, e);
+      }
+      return new Result(args, process.exitValue(), read(stdout), read(stderr));
+    }
+
+    @Override
+    public void close() {
+      if (!process.isAlive()) {
+        return;
+      }
+      process.destroy();
+      try {
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        process.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    private static String read(Path file) {
+      try {
+        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** How a command ended; {@link #toString()} says everything, for assertion messages. */
+  record Result(List<String> args, int exitStatus, String stdout, String stderr) {
+    @Override
+    public String toString() {
+      return "migd "
+          + String.join(" ", args)
+          + " exited "
+          + exitStatus
+          + "\n--- stdout\n"
+          + stdout
+          + "--- stderr\n"
+          + stderr;
+    }
+  }
+}
