@@ -53,7 +53,7 @@ public final class ModelSource {
     if (cached != null) {
       return Optional.of(cached);
     }
-    Optional<GpuModel> fromNvml = fromNvml(gpu, builtIn);
+    Optional<GpuModel> fromNvml = nvml.inSequence(() -> fromNvml(gpu, builtIn));
     fromNvml.ifPresent(
         model -> {
           builtIn.ifPresent(known -> logDifferences(gpu, known, model));

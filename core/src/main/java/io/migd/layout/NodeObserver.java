@@ -37,16 +37,24 @@ public final class NodeObserver {
 
   /** Observes every GPU. */
   public ObservedNode observe() {
+    return nvml.inSequence(this::observeAll);
+  }
+
+  private ObservedNode observeAll() {
     int count = nvml.deviceCount();
     var gpus = new ArrayList<ObservedGpu>(count);
     for (int i = 0; i < count; i++) {
-      gpus.add(observe(new GpuIndex(i)));
+      gpus.add(observeOne(new GpuIndex(i)));
     }
     return new ObservedNode(gpus);
   }
 
   /** Observes one GPU. */
   public ObservedGpu observe(GpuIndex index) {
+    return nvml.inSequence(() -> observeOne(index));
+  }
+
+  private ObservedGpu observeOne(GpuIndex index) {
     DeviceHandle device = nvml.deviceByIndex(index.value());
     String uuid = nvml.uuid(device);
     String name = nvml.name(device);

@@ -81,8 +81,7 @@ final class InUseCheck {
       GpuIndex gpu, GpuModel model, List<ExistingInstance> blockers, String why) {
     var holders = new LinkedHashSet<String>();
     blockers.forEach(e -> holders.addAll(e.holders()));
-    return new Decision.Blocked(
-        List.copyOf(holders), TargetCheck.prefix(gpu, model) + why + "; nothing was changed");
+    return new Decision.Blocked(List.copyOf(holders), TargetCheck.prefix(gpu, model) + why);
   }
 
   static String describeAll(List<ExistingInstance> gis) {

@@ -14,6 +14,12 @@ import java.util.Optional;
  */
 public interface Nvml extends AutoCloseable {
 
+  /**
+   * Runs several calls back to back on the NVML thread, with no other caller's call in between and
+   * without a thread hand-off per call: for reading a consistent picture of a GPU.
+   */
+  <T> T inSequence(java.util.function.Supplier<T> calls);
+
   // ---- system
 
   /** The kernel driver version, such as {@code 580.95.05}. */

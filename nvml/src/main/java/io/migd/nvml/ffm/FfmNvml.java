@@ -121,15 +121,34 @@ public final class FfmNvml implements Nvml {
   }
 
   private <T> T onCallThread(Callable<T> body) {
-    return on(calls, body, true);
+    return on(calls, body, true, true);
   }
 
-  private <T> T on(ExecutorService executor, Callable<T> body, boolean isCallThread) {
+  @Override
+  public <T> T inSequence(java.util.function.Supplier<T> body) {
+    return on(calls, body::get, true, false);
+  }
+
+  /**
+   * Runs {@code body} on the call thread (directly when already there) or the event thread. Only
+   * leaf calls are timed into {@link #timeInNvml()}, so a sequence does not count migd's own work
+   * between its calls, and the hand-off between threads counts as migd's time.
+   */
+  private <T> T on(
+      ExecutorService executor, Callable<T> body, boolean isCallThread, boolean timed) {
     if (closed.get()) {
       throw new IllegalStateException("NVML was shut down");
     }
     if (isCallThread && Thread.currentThread() == callThread) {
-      return callUnchecked(body);
+      if (!timed) {
+        return callUnchecked(body);
+      }
+      long start = System.nanoTime();
+      try {
+        return callUnchecked(body);
+      } finally {
+        nanosInNvml.addAndGet(System.nanoTime() - start);
+      }
     }
     Future<T> future =
         executor.submit(
@@ -141,7 +160,7 @@ public final class FfmNvml implements Nvml {
               try {
                 return body.call();
               } finally {
-                if (isCallThread) {
+                if (isCallThread && timed) {
                   nanosInNvml.addAndGet(System.nanoTime() - start);
                 }
               }
@@ -1167,6 +1186,7 @@ public final class FfmNvml implements Nvml {
                     nvmlEventData_t.computeInstanceId(data)));
           }
         },
+        false,
         false);
   }
 
