@@ -68,11 +68,23 @@ public final class NvmlConnector {
   private static Path extractDir(MigdProperties properties) {
     try {
       String configured = properties.nvml().extractDir();
-      return configured.isBlank()
-          ? Files.createTempDirectory("migd-nvml-")
-          : Files.createDirectories(Path.of(configured));
+      if (!configured.isBlank()) {
+        return Files.createDirectories(Path.of(configured));
+      }
+      Path temp = Files.createTempDirectory("migd-nvml-");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(temp)));
+      return temp;
     } catch (IOException e) {
       throw new UncheckedIOException("creating the directory for the simulated NVML", e);
+    }
+  }
+
+  /** The extracted library is mapped until exit; Linux lets it be unlinked while mapped. */
+  private static void deleteTree(Path root) {
+    try (var paths = Files.walk(root)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // best effort at exit: a leftover temp directory is harmless
     }
   }
 }
