@@ -12,6 +12,7 @@ import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.RebootPolicy;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,6 +29,7 @@ final class ApplyCommand implements Callable<Integer> {
   private static final int ROUNDS = 3;
 
   @Mixin CommonOptions common;
+  @CommandLine.Unmatched List<String> propertyArgs = new java.util.ArrayList<>();
   @Mixin ConfigOptions configOptions;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -36,7 +38,7 @@ final class ApplyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    MigdProperties properties = common.bind(spec.commandLine());
+    MigdProperties properties = common.withProperties(propertyArgs).bind(spec.commandLine());
     GpuModelCatalog catalog = GpuModelCatalog.builtIn();
     var file = configOptions.load(properties, catalog);
     var config = configOptions.select(file, properties);

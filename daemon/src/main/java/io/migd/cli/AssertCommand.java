@@ -8,6 +8,7 @@ import io.migd.layout.ObservedGpu;
 import io.migd.layout.TargetResolver;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.profiles.GpuModelCatalog;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,12 +22,13 @@ import picocli.CommandLine.Mixin;
         "Exit 0 when every selected GPU matches the config (MIG mode and profile counts), 1 if not.")
 final class AssertCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
+  @CommandLine.Unmatched List<String> propertyArgs = new java.util.ArrayList<>();
   @Mixin ConfigOptions configOptions;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    MigdProperties properties = common.bind(spec.commandLine());
+    MigdProperties properties = common.withProperties(propertyArgs).bind(spec.commandLine());
     GpuModelCatalog catalog = GpuModelCatalog.builtIn();
     var config = configOptions.select(configOptions.load(properties, catalog), properties);
     try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {

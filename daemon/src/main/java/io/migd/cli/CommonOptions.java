@@ -22,7 +22,17 @@ public final class CommonOptions {
       description = "Run on simulated GPUs (e.g. A100-SXM4-40GB,T4) instead of the driver's NVML.")
   String simulate;
 
-  @CommandLine.Unmatched List<String> properties = new ArrayList<>();
+  /**
+   * The properties a command was given: picocli ignores {@code @Unmatched} in a mixin, so each
+   * command declares the field and hands it over here.
+   */
+  private List<String> properties = List.of();
+
+  /** Takes the arguments picocli did not match as {@code --name=value} properties. */
+  CommonOptions withProperties(List<String> unmatched) {
+    this.properties = List.copyOf(unmatched);
+    return this;
+  }
 
   /** The {@code --migd.*} properties, checked to be of the form {@code --name=value}. */
   List<String> propertyArgs(CommandLine commandLine) {

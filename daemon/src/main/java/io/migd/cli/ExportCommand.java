@@ -8,6 +8,7 @@ import io.migd.nvml.NvmlCallObserver;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigWriter;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,6 +30,7 @@ final class ExportCommand implements Callable<Integer> {
   }
 
   @Mixin CommonOptions common;
+  @CommandLine.Unmatched List<String> propertyArgs = new java.util.ArrayList<>();
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(
@@ -39,7 +41,7 @@ final class ExportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    MigdProperties properties = common.bind(spec.commandLine());
+    MigdProperties properties = common.withProperties(propertyArgs).bind(spec.commandLine());
     try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {
       var node = new NodeObserver(session.nvml(), GpuModelCatalog.builtIn()).observe();
       String yaml = MigConfigWriter.write(CurrentConfig.of(node));

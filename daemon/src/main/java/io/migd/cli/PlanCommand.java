@@ -9,6 +9,7 @@ import io.migd.plan.Decision;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.RebootPolicy;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,6 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
             + " reached, 1 some cannot).")
 final class PlanCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
+  @CommandLine.Unmatched List<String> propertyArgs = new java.util.ArrayList<>();
   @Mixin ConfigOptions configOptions;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -36,7 +38,7 @@ final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    MigdProperties properties = common.bind(spec.commandLine());
+    MigdProperties properties = common.withProperties(propertyArgs).bind(spec.commandLine());
     GpuModelCatalog catalog = GpuModelCatalog.builtIn();
     var file = configOptions.load(properties, catalog);
     var config = configOptions.select(file, properties);
@@ -56,9 +58,16 @@ final class PlanCommand implements Callable<Integer> {
         decisions.forEach((gpu, decision) -> out.println(PlanView.describe(gpu, decision)));
       }
       out.flush();
-      boolean reachable =
-          decisions.values().stream()
-              .allMatch(d -> d instanceof Decision.InSync || d instanceof Decision.Change);
+      boolean reachable = true;
+      var err = spec.commandLine().getErr();
+      for (var entry : decisions.entrySet()) {
+        if (!(entry.getValue() instanceof Decision.InSync
+            || entry.getValue() instanceof Decision.Change)) {
+          reachable = false;
+          err.println(PlanView.describe(entry.getKey(), entry.getValue()));
+        }
+      }
+      err.flush();
       return reachable ? ExitStatus.OK : ExitStatus.NOT_REACHED;
     }
   }

@@ -52,7 +52,10 @@ class ServeIT {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(health.body()).contains("\"state\":\"success\"").contains("\"generation\":1");
-      assertThat(stateDir.resolve("intent.json")).content().contains("all-balanced").contains("GPU-");
+      assertThat(stateDir.resolve("intent.json"))
+          .content()
+          .contains("all-balanced")
+          .contains("GPU-");
       assertThat(stateDir.resolve(StateLock.FILE_NAME)).exists();
     }
   }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,12 +25,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * SLOW (about 40 migd processes, 1.5-3 minutes; tagged {@code slow}, skip with {@code
+ * SLOW (about 55 migd processes, 2-3 minutes; tagged {@code slow}, skip with {@code
  * -DexcludedGroups=slow}). Crash safety of {@code migd apply}: for three reshapes of an
  * A100-SXM4-40GB, the apply is killed (SIGKILL, by the simulator's {@code KILL} fault) right after
- * the N-th call of each state-changing NVML function, for every N the reshape makes; a second apply
- * without faults must then succeed and leave exactly the target: the same GPU instances, each with
- * its compute instances, nothing extra, and the MIG mode settled.
+ * the N-th call of each state-changing NVML function, for every N the reshape makes (counted from
+ * its plan); a second apply without faults must then succeed and leave exactly the target: the same
+ * GPU instances, each with its compute instances, nothing extra, and the MIG mode settled.
  */
 @Tag("slow")
 class CrashSafetyIT {
@@ -84,7 +85,11 @@ class CrashSafetyIT {
         .map(reshape -> dynamicContainer(reshape.name(), Stream.of(reshape).flatMap(this::kills)));
   }
 
-  /** One test per (function, N) of the reshape's plan, made when the container runs. */
+  /**
+   * One test per (function, N) of the reshape's plan, made when the container runs, and one per
+   * function that checks the plan counted every call: with the fault on call count + 1 the apply is
+   * not killed.
+   */
   private Stream<DynamicTest> kills(Reshape reshape) {
     Path start = snapshot(reshape.from());
     Map<String, Integer> calls = callsOfPlan(start, reshape);
@@ -92,12 +97,17 @@ class CrashSafetyIT {
     return calls.entrySet().stream()
         .flatMap(
             call ->
-                IntStream.rangeClosed(1, call.getValue())
-                    .mapToObj(
-                        n ->
-                            dynamicTest(
-                                call.getKey() + "#" + n + "=KILL",
-                                () -> killAndRecover(reshape, start, call.getKey(), n))));
+                Stream.concat(
+                    IntStream.rangeClosed(1, call.getValue())
+                        .mapToObj(
+                            n ->
+                                dynamicTest(
+                                    call.getKey() + "#" + n + "=KILL",
+                                    () -> killAndRecover(reshape, start, call.getKey(), n))),
+                    Stream.of(
+                        dynamicTest(
+                            call.getKey() + "#" + (call.getValue() + 1) + "=KILL is never reached",
+                            () -> applyPastTheLastCall(reshape, start, call)))));
   }
 
   private void killAndRecover(Reshape reshape, Path start, String function, int n)
@@ -107,13 +117,26 @@ class CrashSafetyIT {
     var killed =
         migd.withEnvironment("NVML_SIM_FAULTS", function + "#" + n + "=KILL")
             .run("apply", "-f", LAYOUTS, "-c", reshape.to(), SIMULATE);
+    assertThat(killed.exitStatus()).as("%s", killed).isEqualTo(MigdProcess.KILLED);
     var recovered = migd.run("apply", "-f", LAYOUTS, "-c", reshape.to(), SIMULATE);
 
-    assertThat(killed.exitStatus()).as("%s", killed).isEqualTo(MigdProcess.KILLED);
     assertThat(recovered.exitStatus()).as("%s", recovered).isZero();
     assertThat(nvmlSim.layouts(migd.stateFile()))
         .as("after %s#%d=KILL and a second apply", function, n)
         .containsExactly(reshape.target());
+  }
+
+  private void applyPastTheLastCall(Reshape reshape, Path start, Map.Entry<String, Integer> call)
+      throws IOException {
+    var migd = node(reshape.to() + "-" + call.getKey() + "-past", start);
+
+    var apply =
+        migd.withEnvironment(
+                "NVML_SIM_FAULTS", call.getKey() + "#" + (call.getValue() + 1) + "=KILL")
+            .run("apply", "-f", LAYOUTS, "-c", reshape.to(), SIMULATE);
+
+    assertThat(apply.exitStatus()).as("%s", apply).isZero();
+    assertThat(nvmlSim.layouts(migd.stateFile())).containsExactly(reshape.target());
   }
 
   /** The state file a reshape starts from: fresh, or after applying config {@code from}. */
@@ -135,7 +158,7 @@ class CrashSafetyIT {
         var apply = migd.run("apply", "-f", LAYOUTS, "-c", from, SIMULATE);
         assertThat(apply.exitStatus()).as("%s", apply).isZero();
         assertThat(nvmlSim.layouts(migd.stateFile())).containsExactly(before.target());
-        Files.copy(migd.stateFile(), snapshot);
+        Files.copy(migd.stateFile(), snapshot, StandardCopyOption.REPLACE_EXISTING);
       }
       snapshots.put(key, snapshot);
       return snapshot;
@@ -164,7 +187,7 @@ class CrashSafetyIT {
 
   private MigdProcess node(String name, Path state) throws IOException {
     var migd = MigdProcess.on(dir.resolve(name));
-    Files.copy(state, migd.stateFile());
+    Files.copy(state, migd.stateFile(), StandardCopyOption.REPLACE_EXISTING);
     return migd;
   }
 }

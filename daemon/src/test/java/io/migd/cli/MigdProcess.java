@@ -2,18 +2,22 @@ package io.migd.cli;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * migd run as a real child JVM (the test JVM's {@code java} and class path) on one simulated node:
@@ -95,7 +99,7 @@ final class MigdProcess {
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-XX:+UseSerialGC");
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(ClassPathSnapshot.CLASS_PATH);
     command.add("io.migd.app.Migd");
     command.addAll(List.of(args));
     var builder =
@@ -118,6 +122,59 @@ final class MigdProcess {
       return new Running(builder.start(), List.of(args), stdout, stderr);
     } catch (IOException e) {
       throw new UncheckedIOException("starting migd " + String.join(" ", args), e);
+    }
+  }
+
+  /**
+   * The test JVM's class path, with migd's own entries (the modules' class directories and jars)
+   * copied once per test JVM: a build running beside the tests rewrites {@code target/classes} and
+   * the installed migd jars, and a child started during that would miss classes.
+   */
+  private static final class ClassPathSnapshot {
+    static final String CLASS_PATH = snapshot();
+
+    private static String snapshot() {
+      try {
+        Path copies = Files.createTempDirectory("migd-it-classpath-");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(copies)));
+        var entries = new ArrayList<String>();
+        int n = 0;
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+          Path path = Path.of(entry);
+          boolean ours = Files.isDirectory(path) || entry.contains("/io/migd/");
+          if (!ours || !Files.exists(path)) {
+            entries.add(entry);
+            continue;
+          }
+          Path copy = copies.resolve(n++ + "-" + path.getFileName());
+          copyTree(path, copy);
+          entries.add(copy.toString());
+        }
+        return String.join(File.pathSeparator, entries);
+      } catch (IOException e) {
+        throw new UncheckedIOException("copying the class path", e);
+      }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+      try (Stream<Path> files = Files.walk(from)) {
+        for (Path file : (Iterable<Path>) files::iterator) {
+          Path target = to.resolve(from.relativize(file).toString());
+          if (Files.isDirectory(file)) {
+            Files.createDirectories(target);
+          } else {
+            Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
+    }
+
+    private static void delete(Path dir) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+      } catch (IOException e) {
+        // a temp dir left behind is harmless
+      }
     }
   }
 
