@@ -8,13 +8,15 @@ import java.util.TreeMap;
 
 /**
  * The intent: a named config or an explicit per-GPU layout, where it came from, its generation
- * (increases on every change), and the UUIDs of the GPUs it was resolved against, by index.
+ * (increases on every change), the label value and the digest of the config's content it was made
+ * from (empty when they do not apply), and the UUIDs of the GPUs it was resolved against.
  */
 public record Desired(
     Source source,
     Intent intent,
     long generation,
     String labelValue,
+    String configDigest,
     Map<Integer, String> gpuUuids) {
 
   /** Where an intent came from. */
@@ -61,21 +63,22 @@ public record Desired(
     Objects.requireNonNull(source);
     Objects.requireNonNull(intent);
     Objects.requireNonNull(labelValue);
+    Objects.requireNonNull(configDigest);
     gpuUuids = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(gpuUuids));
   }
 
   /** No intent at all. */
   public static Desired none() {
-    return new Desired(Source.NONE, new Intent.Nothing(), 0, "", Map.of());
+    return new Desired(Source.NONE, new Intent.Nothing(), 0, "", "", Map.of());
   }
 
   /** A named config from a file, not yet resolved against GPUs. */
   public static Desired config(Source source, String name, long generation) {
-    return new Desired(source, new Intent.NamedConfig(name), generation, "", Map.of());
+    return new Desired(source, new Intent.NamedConfig(name), generation, "", "", Map.of());
   }
 
   /** The same intent, recorded as resolved against these GPU UUIDs. */
   public Desired resolvedAgainst(Map<Integer, String> uuids) {
-    return new Desired(source, intent, generation, labelValue, uuids);
+    return new Desired(source, intent, generation, labelValue, configDigest, uuids);
   }
 }

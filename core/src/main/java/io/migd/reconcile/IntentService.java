@@ -15,24 +15,35 @@ public final class IntentService {
   private final IntentStore store;
   private volatile Desired current;
 
+  /** The config {@code migd.config} names and a digest of its content in the config file. */
+  public record FileConfig(String name, String digest) {}
+
   /**
    * Loads the persisted intent; {@code fileConfig} is the config {@code migd.config} names, empty
-   * when unset.
+   * when unset. A different name, or different content under the same name, is a new generation.
    */
-  public IntentService(IntentStore store, Optional<String> fileConfig) {
+  public IntentService(IntentStore store, Optional<FileConfig> fileConfig) {
     this.store = store;
     Desired persisted = store.load().orElse(Desired.none());
     Desired chosen = persisted;
     if (fileConfig.isPresent()
         && (persisted.source() == Desired.Source.NONE
             || persisted.source() == Desired.Source.FILE)) {
+      FileConfig file = fileConfig.get();
       boolean same =
           persisted.intent() instanceof Desired.Intent.NamedConfig(var name)
-              && name.equals(fileConfig.get());
+              && name.equals(file.name())
+              && persisted.configDigest().equals(file.digest());
       chosen =
           same
               ? persisted
-              : Desired.config(Desired.Source.FILE, fileConfig.get(), persisted.generation() + 1);
+              : new Desired(
+                  Desired.Source.FILE,
+                  new Desired.Intent.NamedConfig(file.name()),
+                  persisted.generation() + 1,
+                  "",
+                  file.digest(),
+                  java.util.Map.of());
     }
     if (chosen != persisted) {
       store.save(chosen);
@@ -54,7 +65,7 @@ public final class IntentService {
   public synchronized Desired change(
       Desired.Source source, Desired.Intent intent, String labelValue) {
     Desired next =
-        new Desired(source, intent, current.generation() + 1, labelValue, java.util.Map.of());
+        new Desired(source, intent, current.generation() + 1, labelValue, "", java.util.Map.of());
     store.save(next);
     current = next;
     log.info(

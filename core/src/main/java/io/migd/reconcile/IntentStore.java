@@ -43,6 +43,7 @@ public final class IntentStore {
       List<StoredGpu> gpus,
       long generation,
       String labelValue,
+      String configDigest,
       Map<Integer, String> gpuUuids) {}
 
   record StoredGpu(int gpu, boolean migEnabled, List<StoredInstance> gpuInstances, int replicas) {}
@@ -117,6 +118,7 @@ public final class IntentStore {
         gpus,
         desired.generation(),
         desired.labelValue(),
+        desired.configDigest(),
         desired.gpuUuids());
   }
 
@@ -149,6 +151,11 @@ public final class IntentStore {
       intent = new Desired.Intent.Nothing();
     }
     return new Desired(
-        Desired.Source.valueOf(s.source()), intent, s.generation(), s.labelValue(), s.gpuUuids());
+        Desired.Source.valueOf(s.source()),
+        intent,
+        s.generation(),
+        s.labelValue(),
+        s.configDigest() == null ? "" : s.configDigest(),
+        s.gpuUuids());
   }
 }

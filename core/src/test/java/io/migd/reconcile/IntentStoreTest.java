@@ -34,6 +34,7 @@ class IntentStoreTest {
                     GpuTarget.whole(new GpuIndex(1), 4))),
             7,
             "",
+            "",
             Map.of(0, "GPU-a", 1, "GPU-b"));
     store.save(layout);
     assertThat(new IntentStore(dir).load()).contains(layout);
@@ -55,18 +56,21 @@ class IntentStoreTest {
   @Test
   void theFileConfigIsTheIntentOnlyWhenNothingElseWasGiven() {
     var store = new IntentStore(dir);
-    var first = new IntentService(store, Optional.of("all-balanced"));
+    var first =
+        new IntentService(store, Optional.of(new IntentService.FileConfig("all-balanced", "d1")));
     assertThat(first.current().intent()).isEqualTo(new Desired.Intent.NamedConfig("all-balanced"));
     assertThat(first.current().generation()).isEqualTo(1);
 
-    var restarted = new IntentService(store, Optional.of("all-balanced"));
+    var restarted =
+        new IntentService(store, Optional.of(new IntentService.FileConfig("all-balanced", "d1")));
     assertThat(restarted.current().generation())
         .as("same file config, same generation")
         .isEqualTo(1);
 
     restarted.change(
         Desired.Source.LABEL, new Desired.Intent.NamedConfig("all-1g.10gb"), "all-1g.10gb");
-    var afterLabel = new IntentService(store, Optional.of("all-balanced"));
+    var afterLabel =
+        new IntentService(store, Optional.of(new IntentService.FileConfig("all-balanced", "d1")));
     assertThat(afterLabel.current().source()).isEqualTo(Desired.Source.LABEL);
     assertThat(afterLabel.current().intent())
         .isEqualTo(new Desired.Intent.NamedConfig("all-1g.10gb"));
@@ -74,10 +78,21 @@ class IntentStoreTest {
   }
 
   @Test
+  void newContentUnderTheSameConfigNameIsANewGeneration() {
+    var store = new IntentStore(dir);
+    new IntentService(store, Optional.of(new IntentService.FileConfig("all-balanced", "d1")));
+    var edited =
+        new IntentService(store, Optional.of(new IntentService.FileConfig("all-balanced", "d9")));
+    assertThat(edited.current().generation()).isEqualTo(2);
+    assertThat(edited.current().configDigest()).isEqualTo("d9");
+  }
+
+  @Test
   void aNewFileConfigIsANewGeneration() {
     var store = new IntentStore(dir);
-    new IntentService(store, Optional.of("all-balanced"));
-    var changed = new IntentService(store, Optional.of("all-7g.40gb"));
+    new IntentService(store, Optional.of(new IntentService.FileConfig("all-balanced", "d1")));
+    var changed =
+        new IntentService(store, Optional.of(new IntentService.FileConfig("all-7g.40gb", "d2")));
     assertThat(changed.current().generation()).isEqualTo(2);
     assertThat(new IntentService(store, Optional.empty()).current().generation()).isEqualTo(2);
   }

@@ -48,7 +48,12 @@ class ReconcilerIT {
 
   private static Desired layout(long generation, GpuTarget... targets) {
     return new Desired(
-        Desired.Source.REST, new Desired.Intent.Layout(List.of(targets)), generation, "", Map.of());
+        Desired.Source.REST,
+        new Desired.Intent.Layout(List.of(targets)),
+        generation,
+        "",
+        "",
+        Map.of());
   }
 
   private static ObservedGpu gpu(int index) {

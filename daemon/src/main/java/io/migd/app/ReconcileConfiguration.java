@@ -5,6 +5,7 @@ import io.migd.profiles.GeneratedConfigs;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigParser;
+import io.migd.profiles.MigConfigWriter;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
 import io.migd.reconcile.OutcomeListener;
@@ -54,10 +55,31 @@ class ReconcileConfiguration {
   }
 
   @Bean
-  IntentService intentService(MigdProperties properties, StateLock lock) {
-    return new IntentService(
-        new IntentStore(properties.stateDir()),
-        properties.config().isBlank() ? Optional.empty() : Optional.of(properties.config()));
+  IntentService intentService(MigdProperties properties, MigConfigFile configs, StateLock lock) {
+    Optional<IntentService.FileConfig> fileConfig =
+        properties.config().isBlank()
+            ? Optional.empty()
+            : Optional.of(
+                new IntentService.FileConfig(
+                    properties.config(), digest(configs, properties.config())));
+    return new IntentService(new IntentStore(properties.stateDir()), fileConfig);
+  }
+
+  /** A digest of the named config's content, so an edit under the same name is a new generation. */
+  static String digest(MigConfigFile configs, String name) {
+    String content =
+        configs
+            .config(name)
+            .map(c -> MigConfigWriter.write(MigConfigFile.of(java.util.List.of(c))))
+            .orElse("");
+    try {
+      byte[] hash =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(hash, 0, 12);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
   }
 
   @Bean
