@@ -29,6 +29,15 @@ public final class NodeObserver {
   private final Nvml nvml;
   private final GpuModelCatalog catalog;
 
+  /*
+   * Profile tables do not change while a GPU keeps its MIG mode, and asking for them costs dozens
+   * of NVML calls per GPU (one per profile index), so they are read once per GPU.
+   */
+  private final Map<String, List<GpuInstanceProfile>> giProfiles =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, List<io.migd.nvml.ComputeInstanceProfile>> ciProfiles =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /** An observer over one NVML session, naming profiles with the catalogue where NVML cannot. */
   public NodeObserver(Nvml nvml, GpuModelCatalog catalog) {
     this.nvml = nvml;
@@ -73,7 +82,7 @@ public final class NodeObserver {
       migCapable = false;
     }
     var instances =
-        mode.current() ? gpuInstances(device, pci, memoryMiB) : List.<LiveGpuInstance>of();
+        mode.current() ? gpuInstances(device, uuid, pci, memoryMiB) : List.<LiveGpuInstance>of();
     return new ObservedGpu(
         index,
         uuid,
@@ -86,10 +95,12 @@ public final class NodeObserver {
         nvml.computeProcesses(device));
   }
 
-  private List<LiveGpuInstance> gpuInstances(DeviceHandle device, PciInfo pci, long memoryMiB) {
+  private List<LiveGpuInstance> gpuInstances(
+      DeviceHandle device, String uuid, PciInfo pci, long memoryMiB) {
     Map<Long, String> migUuids = migDeviceUuids(device);
     var result = new ArrayList<LiveGpuInstance>();
-    for (GpuInstanceProfile profile : nvml.gpuInstanceProfiles(device)) {
+    var profiles = giProfiles.computeIfAbsent(uuid, u -> nvml.gpuInstanceProfiles(device));
+    for (GpuInstanceProfile profile : profiles) {
       ProfileName giName = giProfileName(profile, pci, memoryMiB);
       for (GpuInstanceHandle gi : nvml.gpuInstances(device, profile.id())) {
         var info = nvml.gpuInstanceInfo(gi);
@@ -99,7 +110,7 @@ public final class NodeObserver {
                 info.profileId(),
                 giName,
                 new Placement(info.placement().start(), info.placement().size()),
-                computeInstances(gi, info.id(), giName, migUuids)));
+                computeInstances(gi, uuid + ":" + profile.id(), info.id(), giName, migUuids)));
       }
     }
     result.sort(Comparator.comparingInt(g -> g.placement().start()));
@@ -107,9 +118,14 @@ public final class NodeObserver {
   }
 
   private List<LiveComputeInstance> computeInstances(
-      GpuInstanceHandle gi, int giId, ProfileName giName, Map<Long, String> migUuids) {
+      GpuInstanceHandle gi,
+      String profileKey,
+      int giId,
+      ProfileName giName,
+      Map<Long, String> migUuids) {
     var result = new ArrayList<LiveComputeInstance>();
-    for (var ciProfile : nvml.computeInstanceProfiles(gi)) {
+    for (var ciProfile :
+        ciProfiles.computeIfAbsent(profileKey, k -> nvml.computeInstanceProfiles(gi))) {
       for (var ci : nvml.computeInstances(gi, ciProfile.id())) {
         var info = nvml.computeInstanceInfo(ci);
         ProfileName name =
