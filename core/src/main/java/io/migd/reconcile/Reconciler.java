@@ -264,13 +264,13 @@ public final class Reconciler {
           step, why + "; reboots are disabled (migd.reboot.enabled=false): reboot the node");
     }
     if (!now.processes().isEmpty()) {
-      var holders = now.processes().stream().map(p -> "process " + p.pid()).toList();
+      var holders = usageSource.usage(new ObservedNode(java.util.List.of(now))).holdersOf(gpu);
       return new GpuResult.AwaitingModeChange(
           holders,
           "MIG mode change on GPU "
               + gpu
-              + " is pending: processes "
-              + holders
+              + " is pending: "
+              + String.join(", ", holders)
               + " run on it; migd retries when they are gone");
     }
     GpuReset.Result result =
