@@ -1,5 +1,8 @@
 package io.migd.execute;
 
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
 import io.migd.layout.GpuIndex;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.GpuInstanceHandle;
@@ -16,6 +19,7 @@ import io.migd.plan.Step.DestroyGpuInstance;
 import io.migd.plan.Step.DisableMig;
 import io.migd.plan.Step.EnableMig;
 import io.migd.profiles.Placement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,11 +38,33 @@ public final class Executor {
 
   private final Nvml nvml;
   private final ProgressListener listener;
+  private final RetryPolicy<Optional<NvmlReturn>> transientRetry;
 
   /** An executor over an NVML session. */
   public Executor(Nvml nvml, ProgressListener listener) {
+    this(nvml, listener, Duration.ofMillis(100), 3);
+  }
+
+  /**
+   * An executor that retries a step failing with a transient NVML error ({@link
+   * NvmlReturn#isTransient()}) up to {@code retries} times, with backoff from {@code firstDelay}. A
+   * failed NVML call has no effect, so retrying it is safe.
+   */
+  public Executor(Nvml nvml, ProgressListener listener, Duration firstDelay, int retries) {
     this.nvml = nvml;
     this.listener = listener;
+    this.transientRetry =
+        RetryPolicy.<Optional<NvmlReturn>>builder()
+            .handleIf(e -> e instanceof NvmlException n && n.code().isTransient())
+            .withBackoff(firstDelay, firstDelay.multipliedBy(8))
+            .withMaxRetries(retries)
+            .onRetry(
+                event ->
+                    log.info(
+                        "retrying after a transient NVML error attempt={} error=\"{}\"",
+                        event.getAttemptCount(),
+                        event.getLastException().getMessage()))
+            .build();
   }
 
   /** Runs one GPU's plan. */
@@ -48,7 +74,7 @@ public final class Executor {
     for (Step step : plan.steps()) {
       listener.stepStarted(step);
       try {
-        Optional<NvmlReturn> pending = run.perform(step);
+        Optional<NvmlReturn> pending = performWithRetry(run, step);
         if (pending.isPresent()) {
           log.info(
               "gpu={} step={} result=pending activation={}",
@@ -67,6 +93,17 @@ public final class Executor {
       }
     }
     return new Execution.Completed();
+  }
+
+  private Optional<NvmlReturn> performWithRetry(Run run, Step step) {
+    try {
+      return Failsafe.with(transientRetry).get(() -> run.perform(step));
+    } catch (FailsafeException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
   }
 
   /** The state of one plan's run: what it created, so a failure can undo the half-made part. */

@@ -160,13 +160,13 @@ class ReconcilerIT {
     int calls = function.equals("nvmlDeviceSetMigMode") ? 1 : 4;
     for (int n = 1; n <= calls; n++) {
       node.reset("A100-SXM4-40GB");
-      node.sim.require("faults", function + "#" + n + "=NVML_ERROR_UNKNOWN");
+      node.sim.require("faults", function + "#" + n + "=NVML_ERROR_NO_PERMISSION");
       Outcome failed = reconciler.reconcile(config("all-balanced", 1));
       GpuResult result = failed.results().get(new GpuIndex(0));
       assertThat(result).isInstanceOf(GpuResult.Failed.class);
       assertThat(result.reason())
           .contains(function)
-          .contains("NVML_ERROR_UNKNOWN")
+          .contains("NVML_ERROR_NO_PERMISSION")
           .contains("step");
       assertThat(gpu(0).gpuInstances())
           .as("no GPU instance without its compute instance after a fault at call %d", n)
@@ -176,6 +176,22 @@ class ReconcilerIT {
       Outcome retried = reconciler.reconcile(config("all-balanced", 1));
       assertThat(retried.succeeded()).as(retried.reason()).isTrue();
     }
+  }
+
+  @Test
+  void aTransientNvmlErrorIsRetriedAndAPersistentOneFailsTheGpu() {
+    node.reset("A100-SXM4-40GB");
+    Reconciler reconciler = node.reconciler(shipped, RebootPolicy.DISABLED);
+    node.sim.require("faults", "nvmlDeviceCreateGpuInstanceWithPlacement#2=NVML_ERROR_TIMEOUT");
+    Outcome retried = reconciler.reconcile(config("all-balanced", 1));
+    assertThat(retried.succeeded()).as(retried.reason()).isTrue();
+
+    node.reset("A100-SXM4-40GB");
+    node.sim.require("faults", "nvmlDeviceCreateGpuInstanceWithPlacement=NVML_ERROR_TIMEOUT");
+    Outcome failed = reconciler.reconcile(config("all-balanced", 2));
+    assertThat(failed.state()).isEqualTo(GpuResult.State.FAILED);
+    assertThat(failed.reason()).contains("NVML_ERROR_TIMEOUT");
+    assertThat(gpu(0).gpuInstances()).isEmpty();
   }
 
   @Test
