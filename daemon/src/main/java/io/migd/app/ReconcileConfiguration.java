@@ -45,8 +45,21 @@ class ReconcileConfiguration {
   }
 
   @Bean(destroyMethod = "close")
-  StateLock stateLock(MigdProperties properties) throws IOException {
-    return switch (StateLock.tryAcquire(properties.stateDir())) {
+  StateLock stateLock(MigdProperties properties) {
+    StateLock.Attempt attempt;
+    try {
+      attempt = StateLock.tryAcquire(properties.stateDir());
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "cannot use the state directory "
+              + properties.stateDir()
+              + " ("
+              + e
+              + "); run migd as root or set migd.state-dir (env MIGD_STATEDIR) to a writable"
+              + " directory",
+          e);
+    }
+    return switch (attempt) {
       case StateLock.Attempt.Acquired(var lock) -> lock;
       case StateLock.Attempt.HeldElsewhere(var file) ->
           throw new IllegalStateException(
