@@ -10,9 +10,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The read-only part of the contract against the node's real driver, only when asked with {@code
- * -Dmigd.gpu-test=<index>} (and {@code -Dmigd.nvml.library=...} for a library off the linker's
- * path). It changes nothing on the GPU.
+ * The contract against the node's real driver, only when asked with {@code -Dmigd.gpu-test=<index>}
+ * (and {@code -Dmigd.nvml.library=...} for a library off the linker's path). Read-only by default;
+ * with {@code -Dmigd.gpu-test.write=true} it also creates and destroys every profile at every
+ * placement, on a GPU that has MIG enabled and no instances.
  */
 class RealDriverContractIT {
   private static final String PROPERTY = "migd.gpu-test";
@@ -58,6 +59,31 @@ class RealDriverContractIT {
     assertThat(memory.totalBytes()).isPositive();
     assertThat(memory.usedBytes()).isLessThanOrEqualTo(memory.totalBytes());
     assertThat(nvml.computeProcesses(gpu)).allSatisfy(p -> assertThat(p.pid()).isPositive());
+  }
+
+  @Test
+  void createsAndDestroysEveryProfileAtEveryPlacementWhenAllowedToWrite() {
+    assumeTrue(Boolean.getBoolean("migd.gpu-test.write"), "read-only run");
+    assumeTrue(nvml.migMode(gpu).current(), "MIG is not enabled on this GPU");
+    var profiles = nvml.gpuInstanceProfiles(gpu);
+    for (GpuInstanceProfile profile : profiles) {
+      assumeTrue(nvml.gpuInstances(gpu, profile.id()).isEmpty(), "the GPU holds instances");
+    }
+    for (GpuInstanceProfile profile : profiles) {
+      for (InstancePlacement at : nvml.gpuInstancePossiblePlacements(gpu, profile.id())) {
+        var gi = nvml.createGpuInstance(gpu, profile.id(), at);
+        try {
+          assertThat(nvml.gpuInstanceInfo(gi).placement()).isEqualTo(at);
+          var ciProfile = nvml.computeInstanceProfiles(gi).getLast();
+          var ci = nvml.createComputeInstance(gi, ciProfile.id());
+          assertThat(nvml.computeInstanceInfo(ci).placement().size())
+              .isEqualTo(ciProfile.sliceCount());
+          nvml.destroyComputeInstance(ci);
+        } finally {
+          nvml.destroyGpuInstance(gi);
+        }
+      }
+    }
   }
 
   @Test
