@@ -1,5 +1,6 @@
 package io.migd.reconcile;
 
+import io.migd.nvml.NvmlReturn;
 import io.migd.plan.Plan;
 import io.migd.plan.Step;
 import java.time.Duration;
@@ -112,8 +113,11 @@ public sealed interface GpuResult {
     }
   }
 
-  /** A step failed; {@code reason} names the step and the NVML function and code. */
-  record Failed(Step step, String reason) implements GpuResult {
+  /**
+   * A step failed; {@code code} is what NVML answered ({@link NvmlReturn#NO_PERMISSION} means migd
+   * does not run as root) and {@code reason} names the step, the NVML function and the code.
+   */
+  record Failed(Step step, NvmlReturn code, String reason) implements GpuResult {
     @Override
     public State state() {
       return State.FAILED;

@@ -215,7 +215,8 @@ public final class Reconciler {
         yield switch (execution) {
           case Execution.Completed() -> verify(desired, resolution, gpu, plan, start);
           case Execution.StepFailed(var step, var cause) ->
-              new GpuResult.Failed(step, "step " + step + " failed: " + cause.getMessage());
+              new GpuResult.Failed(
+                  step, cause.code(), "step " + step + " failed: " + cause.getMessage());
           case Execution.ModeChangePending(var step, var activation) ->
               modeChangePending(desired, resolution, gpu, step, activation, mayReset);
         };
@@ -261,7 +262,9 @@ public final class Reconciler {
             why + "; a reboot was already requested for generation " + desired.generation());
       }
       return new GpuResult.Failed(
-          step, why + "; reboots are disabled (migd.reboot.enabled=false): reboot the node");
+          step,
+          activation,
+          why + "; reboots are disabled (migd.reboot.enabled=false): reboot the node");
     }
     if (!now.processes().isEmpty()) {
       var holders = usageSource.usage(new ObservedNode(java.util.List.of(now))).holdersOf(gpu);

@@ -214,6 +214,18 @@ class CommandLineIT {
   }
 
   @Test
+  void exitsThreeWhenNvmlRefusesForLackOfPrivilege() {
+    var migd =
+        MigdProcess.on(dir.resolve("node"))
+            .withEnvironment("NVML_SIM_FAULTS", "nvmlDeviceSetMigMode=NVML_ERROR_NO_PERMISSION");
+
+    var apply = migd.run("apply", "-c", "all-enabled", "--simulate=A100-SXM4-40GB");
+
+    assertThat(apply.exitStatus()).as("%s", apply).isEqualTo(3);
+    assertThat(apply.stderr()).contains("NVML_ERROR_NO_PERMISSION").contains("root");
+  }
+
+  @Test
   void exitsThreeWithTheRemedyWhenNvmlIsMissing() {
     var migd =
         MigdProcess.on(dir.resolve("node"))
