@@ -1,22 +1,32 @@
 package io.migd.app;
 
 import io.migd.layout.ObservedGpu;
+import io.migd.nvml.Nvml;
 import io.migd.reconcile.GpuReset;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
-/** Resets a GPU with {@code migd.reset-command}, {@code {pciBusId}} replaced by the GPU's. */
+/**
+ * Resets a GPU with {@code migd.reset-command}, {@code {pciBusId}} replaced by the GPU's, after
+ * releasing migd's own NVML session (a reset fails while any NVML client holds the GPU).
+ */
 final class CommandReset implements GpuReset {
   private static final long TIMEOUT_SECONDS = 120;
   private final String template;
+  private final Nvml nvml;
 
-  CommandReset(String template) {
+  CommandReset(String template, Nvml nvml) {
     this.template = template;
+    this.nvml = nvml;
   }
 
   @Override
   public Result reset(ObservedGpu gpu) {
+    return nvml.whileReleased(() -> run(gpu));
+  }
+
+  private Result run(ObservedGpu gpu) {
     String[] command =
         Arrays.stream(template.trim().split("\\s+"))
             .map(part -> part.replace("{pciBusId}", gpu.pci().busId()))

@@ -50,10 +50,12 @@ public final class NvmlConnector {
           };
     } else {
       library = NvmlLibrary.load(properties.nvml().library());
-      reset = new CommandReset(properties.resetCommand());
+      reset = null;
     }
     try {
-      return new NvmlSession(FfmNvml.open(library, observer), reset);
+      var nvml = FfmNvml.open(library, observer);
+      return new NvmlSession(
+          nvml, reset != null ? reset : new CommandReset(properties.resetCommand(), nvml));
     } catch (NvmlException e) {
       throw new NvmlLoadException(
           "NVML did not initialise from "

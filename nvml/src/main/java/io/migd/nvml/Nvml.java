@@ -20,6 +20,13 @@ public interface Nvml extends AutoCloseable {
    */
   <T> T inSequence(java.util.function.Supplier<T> calls);
 
+  /**
+   * Shuts NVML down, runs {@code action} (a GPU reset that needs no NVML client open on the GPU),
+   * and initialises NVML again, with no call of this session in between. Handles taken before are
+   * stale afterwards; look them up again.
+   */
+  <T> T whileReleased(java.util.function.Supplier<T> action);
+
   // ---- system
 
   /** The kernel driver version, such as {@code 580.95.05}. */

@@ -81,6 +81,22 @@ class MigModeContractIT {
   }
 
   @Test
+  void aResetWhileTheSessionIsReleasedAppliesThePendingModeAndStalesOldHandles() {
+    DeviceHandle gpu = fresh("A100-SXM4-40GB");
+    node.sim.require("attach", "--gpu", "0", "--holder", "--pid", "4242");
+    assertThat(node.nvml.setMigMode(gpu, true)).isEqualTo(NvmlReturn.IN_USE);
+    node.sim.require("detach", "--pid", "4242");
+
+    var reset = node.nvml.whileReleased(() -> node.sim.control("reset", "--gpu", "0"));
+
+    assertThat(reset.succeeded()).as(reset.output()).isTrue();
+    assertThat(node.nvml.migMode(node.gpu(0))).isEqualTo(new MigMode(true, true));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> node.nvml.uuid(gpu))
+        .isInstanceOfSatisfying(
+            NvmlException.class, e -> assertThat(e.code()).isEqualTo(NvmlReturn.INVALID_ARGUMENT));
+  }
+
+  @Test
   void disablingMigDropsEveryInstance() {
     DeviceHandle gpu = fresh("B200");
     node.nvml.setMigMode(gpu, true);

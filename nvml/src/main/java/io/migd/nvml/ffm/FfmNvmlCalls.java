@@ -80,6 +80,22 @@ abstract class FfmNvmlCalls implements Nvml {
     return on(calls, body::get, true, false);
   }
 
+  @Override
+  public <T> T whileReleased(java.util.function.Supplier<T> action) {
+    return on(
+        calls,
+        () -> {
+          check("nvmlShutdown", raw.nvmlShutdown());
+          try {
+            return action.get();
+          } finally {
+            check("nvmlInit_v2", raw.nvmlInit_v2());
+          }
+        },
+        true,
+        false);
+  }
+
   /**
    * Runs {@code body} on the call thread (directly when already there) or the event thread. Only
    * leaf calls are timed into {@link #timeInNvml()}, so a sequence does not count migd's own work
