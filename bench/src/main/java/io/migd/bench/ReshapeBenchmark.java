@@ -1,9 +1,6 @@
 package io.migd.bench;
 
-import io.migd.execute.Executor;
 import io.migd.execute.ProgressListener;
-import io.migd.layout.ModelSource;
-import io.migd.layout.NodeObserver;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
 import io.migd.nvml.ffm.NvmlLibrary;
@@ -13,12 +10,10 @@ import io.migd.profiles.MigConfigFile;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuReset;
 import io.migd.reconcile.Outcome;
-import io.migd.reconcile.ProcessUsage;
 import io.migd.reconcile.RebootPolicy;
 import io.migd.reconcile.Reconciler;
 import io.migd.sim.SimulatedNvml;
 import java.nio.file.Files;
-import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -97,16 +92,13 @@ public class ReshapeBenchmark {
     var catalog = GpuModelCatalog.builtIn();
     MigConfigFile configs = GeneratedConfigs.forModels(catalog.models());
     reconciler =
-        new Reconciler(
-            new NodeObserver(nvml, catalog),
-            new ModelSource(nvml, catalog),
+        Reconciler.over(
+            nvml,
+            catalog,
             configs::config,
-            new ProcessUsage(pid -> "pid " + pid),
-            new Executor(nvml, ProgressListener.NONE),
             ProgressListener.NONE,
             GpuReset.NONE,
-            RebootPolicy.DISABLED,
-            Clock.systemUTC());
+            RebootPolicy.DISABLED);
     reconciler.reconcile(Desired.config(Desired.Source.FILE, "all-balanced", ++generation));
   }
 

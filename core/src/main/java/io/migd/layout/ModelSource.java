@@ -10,7 +10,6 @@ import io.migd.profiles.GpuModel;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.Placement;
 import io.migd.profiles.ProfileName;
-import io.migd.profiles.ProfileNameException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ModelSource {
   private static final Logger log = LoggerFactory.getLogger(ModelSource.class);
-  private static final String MIG_NAME_PREFIX = "MIG ";
   private static final int[] CI_SLICES = {1, 2, 3, 4, 6, 7, 8};
   private static final int[] CI_INDEX = {0, 1, 2, 3, 6, 4, 5};
 
@@ -88,7 +86,7 @@ public final class ModelSource {
       for (Placement at : placements) {
         memorySlices = Math.max(memorySlices, at.end());
       }
-      ProfileName name = nameOf(p, gpu, builtIn);
+      ProfileName name = DriverProfileNames.of(p, gpu.memoryMiB(), builtIn);
       Optional<GiProfile> known = builtIn.flatMap(m -> m.giProfileById(p.id()));
       List<CiProfile> ciProfiles =
           known.map(GiProfile::ciProfiles).orElseGet(() -> ciProfilesBySliceRule(p));
@@ -123,29 +121,6 @@ public final class ModelSource {
             true,
             memorySlices,
             giProfiles));
-  }
-
-  private static ProfileName nameOf(
-      GpuInstanceProfile p, ObservedGpu gpu, Optional<GpuModel> builtIn) {
-    if (p.name().startsWith(MIG_NAME_PREFIX)) {
-      try {
-        return ProfileName.parse(p.name().substring(MIG_NAME_PREFIX.length()));
-      } catch (ProfileNameException e) {
-        log.warn(
-            "gpu={} NVML profile name {} does not parse: {}",
-            gpu.index(),
-            p.name(),
-            e.getMessage());
-      }
-    }
-    return builtIn
-        .flatMap(m -> m.giProfileById(p.id()))
-        .map(GiProfile::name)
-        .orElseGet(
-            () ->
-                ProfileName.of(
-                    p.sliceCount(),
-                    ProfileName.memoryGigabytes(p.memorySizeMiB(), gpu.memoryMiB())));
   }
 
   /** A CI of c slices starts at multiples of c inside the GPU instance. */

@@ -11,7 +11,6 @@ import io.migd.nvml.PciInfo;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.Placement;
 import io.migd.profiles.ProfileName;
-import io.migd.profiles.ProfileNameException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -23,7 +22,6 @@ import org.slf4j.LoggerFactory;
 /** Reads what exists on the node's GPUs, from NVML only. */
 public final class NodeObserver {
   private static final Logger log = LoggerFactory.getLogger(NodeObserver.class);
-  private static final String MIG_NAME_PREFIX = "MIG ";
   private static final long MIB = 1024 * 1024;
 
   private final Nvml nvml;
@@ -101,7 +99,8 @@ public final class NodeObserver {
     var result = new ArrayList<LiveGpuInstance>();
     var profiles = giProfiles.computeIfAbsent(uuid, u -> nvml.gpuInstanceProfiles(device));
     for (GpuInstanceProfile profile : profiles) {
-      ProfileName giName = giProfileName(profile, pci, memoryMiB);
+      ProfileName giName =
+          DriverProfileNames.of(profile, memoryMiB, catalog.byPciDeviceId(pci.deviceId()));
       for (GpuInstanceHandle gi : nvml.gpuInstances(device, profile.id())) {
         var info = nvml.gpuInstanceInfo(gi);
         result.add(
@@ -164,32 +163,5 @@ public final class NodeObserver {
 
   private static long key(int giId, int ciId) {
     return ((long) giId << 32) | (ciId & 0xFFFFFFFFL);
-  }
-
-  /**
-   * NVML's own name ("MIG 1g.10gb") wins; older drivers leave it empty, and then the catalogue
-   * names the profile id, else the memory rule of DESIGN.md section 3.
-   */
-  private ProfileName giProfileName(GpuInstanceProfile profile, PciInfo pci, long memoryMiB) {
-    String driverName = profile.name();
-    if (driverName.startsWith(MIG_NAME_PREFIX)) {
-      try {
-        return ProfileName.parse(driverName.substring(MIG_NAME_PREFIX.length()));
-      } catch (ProfileNameException e) {
-        log.warn(
-            "NVML profile name does not parse, naming it from the catalogue name={} reason={}",
-            driverName,
-            e.getMessage());
-      }
-    }
-    return catalog
-        .byPciDeviceId(pci.deviceId())
-        .flatMap(model -> model.giProfileById(profile.id()))
-        .map(p -> p.name())
-        .orElseGet(
-            () ->
-                ProfileName.of(
-                    profile.sliceCount(),
-                    ProfileName.memoryGigabytes(profile.memorySizeMiB(), memoryMiB)));
   }
 }

@@ -13,7 +13,10 @@ import java.util.function.IntFunction;
 public final class ProcessUsage implements UsageSource {
   private final IntFunction<String> processName;
 
-  /** Names processes with {@code processName} (NVML's, falling back to the pid alone). */
+  /**
+   * Names processes with {@code processName} (NVML's); a process it cannot name (gone, or not
+   * visible to migd) is named by its pid alone.
+   */
   public ProcessUsage(IntFunction<String> processName) {
     this.processName = processName;
   }
@@ -30,9 +33,17 @@ public final class ProcessUsage implements UsageSource {
                 : p.computeInstanceId();
         holders
             .computeIfAbsent(new Usage.SliceKey(gpu.index(), gi, ci), k -> new ArrayList<>())
-            .add("process " + p.pid() + " (" + processName.apply(p.pid()) + ")");
+            .add("process " + p.pid() + " (" + nameOf(p.pid()) + ")");
       }
     }
     return new Usage(holders);
+  }
+
+  private String nameOf(int pid) {
+    try {
+      return processName.apply(pid);
+    } catch (RuntimeException e) {
+      return "pid " + pid;
+    }
   }
 }

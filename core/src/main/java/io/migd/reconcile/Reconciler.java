@@ -65,6 +65,29 @@ public final class Reconciler {
     this.clock = clock;
   }
 
+  /**
+   * The reconciler the daemon runs, over one NVML session: NVML observation and catalogue, process
+   * usage named by NVML, and the executor, all reporting progress to {@code listener}.
+   */
+  public static Reconciler over(
+      io.migd.nvml.Nvml nvml,
+      io.migd.profiles.GpuModelCatalog catalog,
+      Function<String, Optional<MigConfig>> configs,
+      ProgressListener listener,
+      GpuReset reset,
+      RebootPolicy reboot) {
+    return new Reconciler(
+        new NodeObserver(nvml, catalog),
+        new ModelSource(nvml, catalog),
+        configs,
+        new ProcessUsage(nvml::processName),
+        new Executor(nvml, listener),
+        listener,
+        reset,
+        reboot,
+        Clock.systemUTC());
+  }
+
   /** What the intent means on this node now: a target, or why there can be none, per GPU. */
   public sealed interface Resolution {
     /** The GPU should look like this. */
@@ -247,7 +270,6 @@ public final class Reconciler {
       io.migd.plan.Step step,
       NvmlReturn activation,
       boolean mayReset) {
-    ObservedGpu now = observer.observe(gpu);
     if (activation == NvmlReturn.RESET_REQUIRED) {
       String why =
           "GPU "
@@ -266,6 +288,7 @@ public final class Reconciler {
           activation,
           why + "; reboots are disabled (migd.reboot.enabled=false): reboot the node");
     }
+    ObservedGpu now = observer.observe(gpu);
     if (!now.processes().isEmpty()) {
       var holders = usageSource.usage(new ObservedNode(java.util.List.of(now))).holdersOf(gpu);
       return new GpuResult.AwaitingModeChange(

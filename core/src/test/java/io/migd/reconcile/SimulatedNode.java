@@ -1,6 +1,5 @@
 package io.migd.reconcile;
 
-import io.migd.execute.Executor;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedNode;
@@ -12,7 +11,6 @@ import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.sim.SimulatedNvml;
 import java.nio.file.Path;
-import java.time.Clock;
 
 /**
  * A node of simulated GPUs for reconciler tests: the simulated library through the real FFM path,
@@ -44,19 +42,12 @@ final class SimulatedNode implements AutoCloseable {
   }
 
   Reconciler reconciler(MigConfigFile configs, RebootPolicy reboot) {
-    return new Reconciler(
-        observer,
-        new io.migd.layout.ModelSource(nvml, CATALOG),
-        configs::config,
-        new ProcessUsage(pid -> nvml.processName(pid)),
-        new Executor(nvml, ProgressListener.NONE),
-        ProgressListener.NONE,
+    GpuReset reset =
         gpu -> {
-          var result = sim.control("reset", "--gpu", Integer.toString(gpu.index().value()));
+          var result = sim.resetGpu(gpu.index().value());
           return new GpuReset.Result(result.succeeded(), result.output());
-        },
-        reboot,
-        Clock.systemUTC());
+        };
+    return Reconciler.over(nvml, CATALOG, configs::config, ProgressListener.NONE, reset, reboot);
   }
 
   ObservedNode observe() {

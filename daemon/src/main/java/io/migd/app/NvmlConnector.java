@@ -1,5 +1,6 @@
 package io.migd.app;
 
+import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlLoadException;
@@ -28,34 +29,33 @@ public final class NvmlConnector {
    * is missing, native access is off, or the driver does not initialise.
    */
   public static NvmlSession open(MigdProperties properties, NvmlCallObserver observer) {
-    NvmlLibrary library;
-    GpuReset reset;
-    if (properties.simulated()) {
-      SimulatedNvml sim = SimulatedNvml.extract(extractDir(properties));
-      var result = sim.control("init", "--gpus", properties.simulate(), "--keep");
-      if (!result.succeeded()) {
-        throw new NvmlLoadException(
-            "cannot simulate " + properties.simulate() + ": " + result.output());
-      }
-      log.info(
-          "simulating GPUs models={} library={} state={}",
-          properties.simulate(),
-          sim.libraryPath(),
-          System.getenv().getOrDefault("NVML_SIM_STATE", "in memory"));
-      library = NvmlLibrary.load(sim.libraryPath().toString());
-      reset =
-          gpu -> {
-            var done = sim.control("reset", "--gpu", Integer.toString(gpu.index().value()));
-            return new GpuReset.Result(done.succeeded(), done.output());
-          };
-    } else {
-      library = NvmlLibrary.load(properties.nvml().library());
-      reset = null;
+    if (!properties.simulated()) {
+      Nvml nvml = init(NvmlLibrary.load(properties.nvml().library()), observer);
+      return new NvmlSession(nvml, new CommandReset(properties.resetCommand(), nvml));
     }
+    SimulatedNvml sim = SimulatedNvml.extract(extractDir(properties));
+    var result = sim.control("init", "--gpus", properties.simulate(), "--keep");
+    if (!result.succeeded()) {
+      throw new NvmlLoadException(
+          "cannot simulate " + properties.simulate() + ": " + result.output());
+    }
+    log.info(
+        "simulating GPUs models={} library={} state={}",
+        properties.simulate(),
+        sim.libraryPath(),
+        System.getenv().getOrDefault("NVML_SIM_STATE", "in memory"));
+    Nvml nvml = init(NvmlLibrary.load(sim.libraryPath().toString()), observer);
+    return new NvmlSession(
+        nvml,
+        gpu -> {
+          var done = sim.resetGpu(gpu.index().value());
+          return new GpuReset.Result(done.succeeded(), done.output());
+        });
+  }
+
+  private static Nvml init(NvmlLibrary library, NvmlCallObserver observer) {
     try {
-      var nvml = FfmNvml.open(library, observer);
-      return new NvmlSession(
-          nvml, reset != null ? reset : new CommandReset(properties.resetCommand(), nvml));
+      return FfmNvml.open(library, observer);
     } catch (NvmlException e) {
       throw new NvmlLoadException(
           "NVML did not initialise from "

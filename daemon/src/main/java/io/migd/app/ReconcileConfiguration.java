@@ -1,10 +1,8 @@
 package io.migd.app;
 
 import io.migd.execute.ProgressListener;
-import io.migd.profiles.GeneratedConfigs;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
-import io.migd.profiles.MigConfigParser;
 import io.migd.profiles.MigConfigWriter;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
@@ -13,8 +11,6 @@ import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.reconcile.Reconciler;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +18,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.DependsOn;
 
 /** Wires the reconcile core of the daemon with plain {@code new}. */
 @Configuration(proxyBeanMethods = false)
@@ -34,14 +31,7 @@ class ReconcileConfiguration {
 
   @Bean
   MigConfigFile migConfigFile(MigdProperties properties, GpuModelCatalog catalog) {
-    if (properties.configFile().isBlank()) {
-      return GeneratedConfigs.forModels(catalog.models());
-    }
-    try {
-      return MigConfigParser.parse(Path.of(properties.configFile()));
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading migd.config-file " + properties.configFile(), e);
-    }
+    return ConfigFiles.load(properties.configFile(), catalog);
   }
 
   @Bean(destroyMethod = "close")
@@ -67,8 +57,10 @@ class ReconcileConfiguration {
     };
   }
 
+  /** Only the daemon that holds the state lock may read or write the intent. */
   @Bean
-  IntentService intentService(MigdProperties properties, MigConfigFile configs, StateLock lock) {
+  @DependsOn("stateLock")
+  IntentService intentService(MigdProperties properties, MigConfigFile configs) {
     Optional<IntentService.FileConfig> fileConfig =
         properties.config().isBlank()
             ? Optional.empty()
@@ -95,13 +87,14 @@ class ReconcileConfiguration {
     }
   }
 
+  /** Nothing touches the GPUs before this daemon holds the state lock. */
   @Bean
+  @DependsOn("stateLock")
   Reconciler reconciler(
       NvmlSession session,
       GpuModelCatalog catalog,
       MigConfigFile configs,
-      MigdProperties properties,
-      StateLock lock) {
+      MigdProperties properties) {
     return NodeRuntime.reconciler(
         session, catalog, configs, ProgressListener.NONE, new CommandReboot(properties));
   }

@@ -1,14 +1,11 @@
 package io.migd.cli;
 
+import io.migd.app.ConfigFiles;
 import io.migd.app.MigdProperties;
 import io.migd.profiles.ConfigFileException;
-import io.migd.profiles.GeneratedConfigs;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
-import io.migd.profiles.MigConfigParser;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -30,18 +27,7 @@ final class ConfigOptions {
 
   /** The file: {@code -f}, else {@code migd.config-file}, else generated. */
   MigConfigFile load(MigdProperties properties, GpuModelCatalog catalog) {
-    Path path =
-        file != null
-            ? file
-            : properties.configFile().isBlank() ? null : Path.of(properties.configFile());
-    if (path == null) {
-      return GeneratedConfigs.forModels(catalog.models());
-    }
-    try {
-      return MigConfigParser.parse(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading config file " + path, e);
-    }
+    return ConfigFiles.load(file != null ? file.toString() : properties.configFile(), catalog);
   }
 
   /** The selected config; a usage error when it cannot be chosen. */

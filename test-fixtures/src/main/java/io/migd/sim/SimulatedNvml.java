@@ -139,6 +139,14 @@ public final class SimulatedNvml {
     return result.output();
   }
 
+  /**
+   * Resets one GPU as a driver reset would ({@code reset --gpu N}): applies the pending MIG mode,
+   * refused while anything runs on or holds the GPU.
+   */
+  public ControlResult resetGpu(int index) {
+    return control("reset", "--gpu", Integer.toString(index));
+  }
+
   /** (Re)creates the simulated GPUs, MIG disabled: {@code init --gpus MODELS}. */
   public void init(String models) {
     require("init", "--gpus", models);
