@@ -42,22 +42,21 @@ public final class Executor {
 
   /** An executor over an NVML session. */
   public Executor(Nvml nvml, ProgressListener listener) {
-    this(nvml, listener, Duration.ofMillis(100), 3);
+    this(nvml, listener, new Backoff(Duration.ofMillis(100), Duration.ofMillis(800)), 3);
   }
 
   /**
    * An executor that retries a step failing with a transient NVML error ({@link
-   * NvmlReturn#isTransient()}) up to {@code retries} times, with backoff from {@code firstDelay}. A
-   * failed NVML call has no effect, so retrying it is safe.
+   * NvmlReturn#isTransient()}) up to {@code retries} times, waiting {@code backoff} between tries.
+   * A failed NVML call has no effect, so retrying it is safe.
    */
-  public Executor(Nvml nvml, ProgressListener listener, Duration firstDelay, int retries) {
+  public Executor(Nvml nvml, ProgressListener listener, Backoff backoff, int retries) {
     this.nvml = nvml;
     this.listener = listener;
     this.transientRetry =
-        RetryPolicy.<Optional<NvmlReturn>>builder()
+        backoff
+            .<Optional<NvmlReturn>>retryPolicy(retries)
             .handleIf(e -> e instanceof NvmlException n && n.code().isTransient())
-            .withBackoff(firstDelay, firstDelay.multipliedBy(8))
-            .withMaxRetries(retries)
             .onRetry(
                 event ->
                     log.info(

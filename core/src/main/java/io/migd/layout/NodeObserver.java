@@ -42,7 +42,20 @@ public final class NodeObserver {
     this.catalog = catalog;
   }
 
-  /** Observes every GPU. */
+  /** The node's GPUs (NVML's device count); throws when NVML cannot even count them. */
+  public List<GpuIndex> gpus() {
+    int count = nvml.deviceCount();
+    var gpus = new ArrayList<GpuIndex>(count);
+    for (int i = 0; i < count; i++) {
+      gpus.add(new GpuIndex(i));
+    }
+    return List.copyOf(gpus);
+  }
+
+  /**
+   * Observes every GPU; an NVML error on any GPU fails it all (the one-shot commands want that).
+   * The reconciler observes GPU by GPU with {@link #observe(GpuIndex)} instead.
+   */
   public ObservedNode observe() {
     return nvml.inSequence(this::observeAll);
   }
@@ -56,7 +69,7 @@ public final class NodeObserver {
     return new ObservedNode(gpus);
   }
 
-  /** Observes one GPU. */
+  /** Observes one GPU; throws {@link NvmlException} naming the call that failed. */
   public ObservedGpu observe(GpuIndex index) {
     return nvml.inSequence(() -> observeOne(index));
   }

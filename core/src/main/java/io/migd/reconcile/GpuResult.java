@@ -1,10 +1,12 @@
 package io.migd.reconcile;
 
+import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlReturn;
 import io.migd.plan.Plan;
 import io.migd.plan.Step;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /** How one GPU ended a reconcile. Surfaces read these; none of them re-derives it. */
 public sealed interface GpuResult {
@@ -14,8 +16,9 @@ public sealed interface GpuResult {
   /** The state this result puts the GPU in. */
   State state();
 
-  /** Per-GPU states, worst last (DESIGN.md section 1). */
+  /** Per-GPU states, worst last; {@code UNMANAGED} does not count toward the node's state. */
   enum State {
+    UNMANAGED,
     SUCCESS,
     APPLYING,
     REBOOTING,
@@ -31,6 +34,24 @@ public sealed interface GpuResult {
     /** Where it ranks: failed and infeasible rank together as the worst. */
     int severity() {
       return this == INFEASIBLE ? FAILED.ordinal() : ordinal();
+    }
+
+    /** Whether the node's state counts this GPU (every GPU the intent selects). */
+    boolean counts() {
+      return this != UNMANAGED;
+    }
+  }
+
+  /** The intent does not select this GPU; migd leaves it as it is. */
+  record Unmanaged() implements GpuResult {
+    @Override
+    public String reason() {
+      return "not selected by the intent; migd leaves it as it is";
+    }
+
+    @Override
+    public State state() {
+      return State.UNMANAGED;
     }
   }
 
@@ -114,10 +135,23 @@ public sealed interface GpuResult {
   }
 
   /**
-   * A step failed; {@code code} is what NVML answered ({@link NvmlReturn#NO_PERMISSION} means migd
-   * does not run as root) and {@code reason} names the step, the NVML function and the code.
+   * The GPU failed; {@code code} is what NVML answered ({@link NvmlReturn#NO_PERMISSION} means migd
+   * does not run as root) and {@code reason} names the step or the stage, the NVML function and the
+   * code. {@code step} is the step that failed, or null when no step was running (observing,
+   * deciding or verifying the GPU).
    */
   record Failed(Step step, NvmlReturn code, String reason) implements GpuResult {
+    /** Checks the code and reason are there. */
+    public Failed {
+      Objects.requireNonNull(code);
+      Objects.requireNonNull(reason);
+    }
+
+    /** NVML failed while {@code doing} something to the GPU outside a step. */
+    public static Failed nvml(String doing, NvmlException cause) {
+      return new Failed(null, cause.code(), doing + " failed: " + cause.getMessage());
+    }
+
     @Override
     public State state() {
       return State.FAILED;

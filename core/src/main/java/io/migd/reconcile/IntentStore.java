@@ -6,11 +6,8 @@ import io.migd.layout.GpuTarget;
 import io.migd.profiles.ProfileName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,8 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The intent, persisted under {@code migd.state-dir} so that a restart (or a crash) re-applies it
- * before anything is advertised. Written atomically: a temp file, fsync, rename, fsync of the
- * directory.
+ * before anything is advertised. Written with {@link AtomicFiles}.
  */
 public final class IntentStore {
   /** The file's name in the state directory. */
@@ -72,17 +68,8 @@ public final class IntentStore {
   /** Persists an intent, replacing the previous one. */
   public void save(Desired desired) {
     try {
-      Files.createDirectories(file.getParent());
-      Path temp = file.resolveSibling(FILE_NAME + ".tmp");
-      Files.writeString(
-          temp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(toStored(desired)));
-      try (var channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        channel.force(true);
-      }
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      try (var dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-        dir.force(true);
-      }
+      AtomicFiles.write(
+          file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(toStored(desired)));
     } catch (IOException e) {
       throw new UncheckedIOException("persisting the intent to " + file, e);
     }

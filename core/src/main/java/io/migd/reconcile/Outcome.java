@@ -8,8 +8,9 @@ import java.util.SequencedMap;
 import java.util.TreeMap;
 
 /**
- * The end of one reconcile: a result per GPU the intent selects, and the node state derived from
- * them (the worst, in the order failed/infeasible > blocked > rebooting > applying > success).
+ * The end of one reconcile: a result per GPU of the node ({@link GpuResult.Unmanaged} for a GPU the
+ * intent does not select), and the node state derived from the others (the worst, in the order
+ * failed/infeasible > blocked > rebooting > applying > success; success when no GPU counts).
  */
 public record Outcome(
     long generation, SequencedMap<GpuIndex, GpuResult> results, String error, Instant at) {
@@ -24,7 +25,7 @@ public record Outcome(
     this(generation, results, "", at);
   }
 
-  /** A reconcile that could not even observe the GPUs (NVML failed, for instance). */
+  /** A reconcile that could not even list the GPUs (NVML failed, for instance). */
   public static Outcome failed(long generation, String error, Instant at) {
     return new Outcome(generation, new TreeMap<>(), error, at);
   }
@@ -36,6 +37,7 @@ public record Outcome(
     }
     return results.values().stream()
         .map(GpuResult::state)
+        .filter(GpuResult.State::counts)
         .max(Comparator.comparingInt(GpuResult.State::severity))
         .orElse(GpuResult.State.SUCCESS);
   }
@@ -51,6 +53,7 @@ public record Outcome(
       return error;
     }
     return results.entrySet().stream()
+        .filter(e -> e.getValue().state().counts())
         .filter(e -> e.getValue().state() != GpuResult.State.SUCCESS)
         .max(Comparator.comparingInt(e -> e.getValue().state().severity()))
         .map(

@@ -1,6 +1,7 @@
 package io.migd.reconcile;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * Runs the {@link Reconciler} on one thread: at start, whenever {@link #trigger()} is called
  * (triggers that arrive while a run is under way or waiting collapse into one run), every resync
  * period, and after a run that did not reach the target, with backoff. It never asks what the
- * trigger was.
+ * trigger was. A run that throws anything is logged with its stack and retried with backoff: the
+ * thread ends only on {@link #close()}. {@link #isLive()} turns false when no run has completed for
+ * the liveness timeout.
  */
 public final class ReconcileLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
@@ -30,6 +33,7 @@ public final class ReconcileLoop implements AutoCloseable {
   private boolean stopping;
   private Outcome last;
   private int failures;
+  private long lastCompletedNanos = System.nanoTime();
 
   /** A loop over a reconciler; {@code intent} gives the current intent at each run. */
   public ReconcileLoop(
@@ -46,6 +50,12 @@ public final class ReconcileLoop implements AutoCloseable {
 
   /** Starts the loop; the first run starts at once. */
   public void start() {
+    lock.lock();
+    try {
+      lastCompletedNanos = System.nanoTime();
+    } finally {
+      lock.unlock();
+    }
     thread.start();
   }
 
@@ -65,6 +75,38 @@ public final class ReconcileLoop implements AutoCloseable {
     lock.lock();
     try {
       return Optional.ofNullable(last);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Whether a run has completed (or the loop started) within the liveness timeout. A run completes
+   * when the reconciler returned an outcome and every listener took it; an ordinary backoff or
+   * resync wait never exceeds the timeout.
+   */
+  public boolean isLive() {
+    lock.lock();
+    try {
+      return System.nanoTime() - lastCompletedNanos < settings.livenessTimeout().toNanos();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Waits until the first run has ended, or the timeout passes. */
+  public Optional<Outcome> awaitFirstOutcome(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    lock.lock();
+    try {
+      while (last == null) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return Optional.empty();
+        }
+        wake.awaitNanos(left);
+      }
+      return Optional.of(last);
     } finally {
       lock.unlock();
     }
@@ -92,63 +134,102 @@ public final class ReconcileLoop implements AutoCloseable {
   }
 
   private void run() {
-    while (true) {
-      lock.lock();
+    while (awaitTurn()) {
       try {
-        Duration wait = last == null ? Duration.ZERO : settings.delayAfter(last, failures);
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (!triggered && !stopping) {
-          long left = deadline - System.nanoTime();
-          if (left <= 0) {
-            break;
-          }
-          wake.awaitNanos(left);
-        }
-        if (stopping) {
-          return;
-        }
-        triggered = false;
-      } catch (InterruptedException e) {
-        return;
-      } finally {
-        lock.unlock();
+        runOnce();
+      } catch (Throwable e) {
+        // runOnce catches per stage; this guards the loop itself against whatever escapes that
+        log.error("reconcile loop iteration failed error=\"{}\"", e.toString(), e);
+        recordFailure();
       }
-      runOnce();
+    }
+    log.info("reconcile loop stopped");
+  }
+
+  /** Waits for a trigger or the delay after the last run; false once the loop is closing. */
+  private boolean awaitTurn() {
+    lock.lock();
+    try {
+      Duration wait = last == null ? Duration.ZERO : settings.delayAfter(failures);
+      long deadline = System.nanoTime() + wait.toNanos();
+      while (!triggered && !stopping) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        try {
+          wake.awaitNanos(left);
+        } catch (InterruptedException e) {
+          // only close() ends the loop; an interrupt from elsewhere is not a reason to die
+          Thread.interrupted();
+        }
+      }
+      if (stopping) {
+        return false;
+      }
+      triggered = false;
+      return true;
+    } finally {
+      lock.unlock();
     }
   }
 
   private void runOnce() {
-    Desired desired = intent.get();
+    long generation = -1;
     Outcome outcome;
+    boolean completed = true;
+    Desired desired = null;
     try {
+      desired = intent.get();
+      generation = desired.generation();
       outcome = reconciler.reconcile(desired);
-    } catch (RuntimeException e) {
-      log.error(
-          "reconcile failed generation={} error=\"{}\"", desired.generation(), e.toString(), e);
-      outcome =
-          Outcome.failed(desired.generation(), "reconcile failed: " + e, java.time.Instant.now());
+    } catch (Throwable e) {
+      log.error("reconcile failed generation={} error=\"{}\"", generation, e.toString(), e);
+      outcome = Outcome.failed(generation, "reconcile failed: " + e, Instant.now());
+      completed = false;
     }
-    for (OutcomeListener listener : listeners) {
-      try {
-        listener.reconciled(desired, outcome);
-      } catch (RuntimeException e) {
-        log.warn("outcome listener failed listener={} error=\"{}\"", listener, e.toString());
+    if (desired != null) {
+      for (OutcomeListener listener : listeners) {
+        try {
+          listener.reconciled(desired, outcome);
+        } catch (Throwable e) {
+          log.error(
+              "outcome listener failed listener={} generation={} error=\"{}\"",
+              listener,
+              generation,
+              e.toString(),
+              e);
+          completed = false;
+        }
       }
     }
     lock.lock();
     try {
-      failures = outcome.succeeded() ? 0 : failures + 1;
+      failures = completed && outcome.succeeded() ? 0 : failures + 1;
       last = outcome;
+      if (completed) {
+        lastCompletedNanos = System.nanoTime();
+      }
       wake.signalAll();
     } finally {
       lock.unlock();
     }
-    if (!outcome.succeeded()) {
+    if (!completed || !outcome.succeeded()) {
       log.info(
           "reconcile did not reach the target state={} retry_in={} reason=\"{}\"",
-          outcome.state().wireName(),
-          settings.delayAfter(outcome, failures),
-          outcome.reason());
+          completed ? outcome.state().wireName() : "failed",
+          settings.delayAfter(failures),
+          completed ? outcome.reason() : "the run threw (see above)");
+    }
+  }
+
+  private void recordFailure() {
+    lock.lock();
+    try {
+      failures++;
+      wake.signalAll();
+    } finally {
+      lock.unlock();
     }
   }
 

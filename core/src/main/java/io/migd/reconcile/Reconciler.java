@@ -1,6 +1,5 @@
 package io.migd.reconcile;
 
-import io.migd.execute.Execution;
 import io.migd.execute.Executor;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
@@ -11,15 +10,16 @@ import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.TargetResolver;
 import io.migd.layout.Usage;
-import io.migd.nvml.NvmlReturn;
+import io.migd.nvml.Nvml;
+import io.migd.nvml.NvmlException;
 import io.migd.plan.Decision;
-import io.migd.plan.Planner;
-import io.migd.profiles.GpuModel;
+import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfig;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.function.Function;
@@ -28,19 +28,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One reconcile: observe the GPUs, resolve the intent per GPU, decide, execute, observe again, and
- * end in one {@link Outcome}. Level-based: it never asks why it was called.
+ * end in one {@link Outcome} with a result for every GPU of the node. Level-based: it never asks
+ * why it was called. One GPU's part is {@link GpuReconcile}; pending MIG modes, resets and reboots
+ * are {@link ModeChange}.
  */
 public final class Reconciler {
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
   private final NodeObserver observer;
-  private final ModelSource models;
   private final Function<String, Optional<MigConfig>> configs;
   private final UsageSource usageSource;
-  private final Executor executor;
-  private final ProgressListener listener;
-  private final GpuReset reset;
-  private final RebootPolicy reboot;
+  private final GpuReconcile gpus;
+  private final ModeChange modeChange;
   private final Clock clock;
 
   /** A reconciler over its collaborators; {@code configs} looks up a named config. */
@@ -55,13 +54,11 @@ public final class Reconciler {
       RebootPolicy reboot,
       Clock clock) {
     this.observer = observer;
-    this.models = models;
     this.configs = configs;
     this.usageSource = usageSource;
-    this.executor = executor;
-    this.listener = listener;
-    this.reset = reset;
-    this.reboot = reboot;
+    this.modeChange = new ModeChange(observer, usageSource, reset, reboot);
+    this.gpus =
+        new GpuReconcile(observer, models, usageSource, executor, listener, modeChange, clock);
     this.clock = clock;
   }
 
@@ -70,8 +67,8 @@ public final class Reconciler {
    * usage named by NVML, and the executor, all reporting progress to {@code listener}.
    */
   public static Reconciler over(
-      io.migd.nvml.Nvml nvml,
-      io.migd.profiles.GpuModelCatalog catalog,
+      Nvml nvml,
+      GpuModelCatalog catalog,
       Function<String, Optional<MigConfig>> configs,
       ProgressListener listener,
       GpuReset reset,
@@ -152,167 +149,87 @@ public final class Reconciler {
     Usage usage = usageSource.usage(observed);
     var decisions = new LinkedHashMap<GpuIndex, Decision>();
     resolve(desired, observed)
-        .forEach((gpu, resolution) -> decisions.put(gpu, decide(resolution, gpu, observed, usage)));
+        .forEach(
+            (gpu, resolution) -> decisions.put(gpu, gpus.decide(resolution, gpu, observed, usage)));
     return decisions;
   }
 
-  private Decision decide(Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
-    return switch (resolution) {
-      case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
-      case Resolution.Target(var target) -> {
-        ObservedGpu now = gpuOf(observed, gpu);
-        Optional<GpuModel> model = models.modelOf(now);
-        if (model.isEmpty() && target.migEnabled()) {
-          yield new Decision.Infeasible(
-              "GPU "
-                  + gpu
-                  + " ("
-                  + now.name()
-                  + ", PCI id "
-                  + now.pci().deviceIdHex()
-                  + ") is not a model migd knows");
-        }
-        yield Planner.decide(target, now, usage, model.orElseGet(() -> nonMigModel(now)));
-      }
-    };
-  }
-
-  /** A catalogue entry for a GPU migd does not know, enough to plan "MIG off". */
-  private static GpuModel nonMigModel(ObservedGpu gpu) {
-    return new GpuModel(
-        gpu.name(),
-        gpu.name(),
-        gpu.pci().deviceId(),
-        -1,
-        new io.migd.profiles.ComputeCapability(0, 0),
-        Math.max(1, gpu.memoryMiB()),
-        1,
-        false,
-        0,
-        java.util.List.of());
-  }
-
-  private static ObservedGpu gpuOf(ObservedNode node, GpuIndex gpu) {
-    return node.gpus().stream()
-        .filter(g -> g.index().equals(gpu))
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException("GPU " + gpu + " vanished"));
-  }
-
-  /** Observes, decides and executes per GPU, then observes again. */
+  /**
+   * Observes, decides and executes GPU by GPU, then observes again. An NVML error on one GPU ends
+   * that GPU {@code failed} and the others go on; only a failure to list the GPUs fails the node.
+   */
   public Outcome reconcile(Desired desired) {
-    ObservedNode observed = observer.observe();
-    Usage usage = usageSource.usage(observed);
-    var results = new LinkedHashMap<GpuIndex, GpuResult>();
-    resolve(desired, observed)
-        .forEach(
-            (gpu, resolution) -> {
-              GpuResult result = reconcileGpu(desired, resolution, gpu, observed, usage, true);
-              results.put(gpu, result);
-              log.info(
-                  "gpu={} state={} generation={} reason=\"{}\"",
-                  gpu,
-                  result.state().wireName(),
-                  desired.generation(),
-                  result.reason());
-            });
-    return new Outcome(desired.generation(), results, clock.instant());
-  }
-
-  private GpuResult reconcileGpu(
-      Desired desired,
-      Resolution resolution,
-      GpuIndex gpu,
-      ObservedNode observed,
-      Usage usage,
-      boolean mayReset) {
-    Decision decision = decide(resolution, gpu, observed, usage);
-    return switch (decision) {
-      case Decision.InSync() -> new GpuResult.InSync();
-      case Decision.Infeasible(var reason) -> new GpuResult.Infeasible(reason);
-      case Decision.Blocked(var holders, var reason) -> new GpuResult.Blocked(holders, reason);
-      case Decision.Change(var plan) -> {
-        listener.planMade(gpu, plan);
-        Instant start = clock.instant();
-        Execution execution = executor.execute(gpu, plan);
-        yield switch (execution) {
-          case Execution.Completed() -> verify(desired, resolution, gpu, plan, start);
-          case Execution.StepFailed(var step, var cause) ->
-              new GpuResult.Failed(
-                  step, cause.code(), "step " + step + " failed: " + cause.getMessage());
-          case Execution.ModeChangePending(var step, var activation) ->
-              modeChangePending(desired, resolution, gpu, step, activation, mayReset);
-        };
-      }
-    };
-  }
-
-  private GpuResult verify(
-      Desired desired, Resolution resolution, GpuIndex gpu, io.migd.plan.Plan plan, Instant start) {
-    ObservedNode after = new ObservedNode(java.util.List.of(observer.observe(gpu)));
-    Decision again = decide(resolution, gpu, after, usageSource.usage(after));
-    if (again instanceof Decision.InSync) {
-      return new GpuResult.Applied(plan, Duration.between(start, clock.instant()));
+    List<GpuIndex> indices;
+    try {
+      indices = observer.gpus();
+    } catch (NvmlException e) {
+      log.warn("cannot list the GPUs generation={} error=\"{}\"", desired.generation(), e);
+      return Outcome.failed(
+          desired.generation(), "listing the GPUs failed: " + e.getMessage(), clock.instant());
     }
-    return new GpuResult.Applying(
-        "the plan ran but GPU " + gpu + " does not match yet (" + again + "); migd goes on");
+    var seen = new ArrayList<ObservedGpu>();
+    var unseen = new LinkedHashMap<GpuIndex, NvmlException>();
+    for (GpuIndex gpu : indices) {
+      try {
+        seen.add(observer.observe(gpu));
+      } catch (NvmlException e) {
+        unseen.put(gpu, e);
+      }
+    }
+    ObservedNode observed = new ObservedNode(seen);
+    SequencedMap<GpuIndex, Resolution> resolutions = resolve(desired, observed);
+    Usage usage = usageSource.usage(observed);
+    var gpusToReport = new LinkedHashSet<>(indices);
+    gpusToReport.addAll(resolutions.keySet());
+    var results = new LinkedHashMap<GpuIndex, GpuResult>();
+    for (GpuIndex gpu : gpusToReport) {
+      results.put(
+          gpu, resultOf(desired, gpu, unseen.get(gpu), resolutions.get(gpu), observed, usage));
+    }
+    var ended = modeChange.rebootIfNeeded(desired.generation(), results);
+    ended.forEach(
+        (gpu, result) ->
+            log.info(
+                "gpu={} state={} generation={} reason=\"{}\"",
+                gpu,
+                result.state().wireName(),
+                desired.generation(),
+                result.reason()));
+    return new Outcome(desired.generation(), ended, clock.instant());
+  }
+
+  private GpuResult resultOf(
+      Desired desired,
+      GpuIndex gpu,
+      NvmlException unseen,
+      Resolution resolution,
+      ObservedNode observed,
+      Usage usage) {
+    if (unseen != null) {
+      return mightSelect(desired, gpu)
+          ? GpuResult.Failed.nvml("observing GPU " + gpu, unseen)
+          : new GpuResult.Unmanaged();
+    }
+    if (resolution == null) {
+      return new GpuResult.Unmanaged();
+    }
+    try {
+      return gpus.reconcile(desired, resolution, gpu, observed, usage, true);
+    } catch (NvmlException e) {
+      return GpuResult.Failed.nvml("reconciling GPU " + gpu, e);
+    }
   }
 
   /**
-   * IN_USE: name the processes NVML reports; with none, a client NVML does not list holds the GPU
-   * (such as nvidia-persistenced): try a reset, then decide again. RESET_REQUIRED: only a reboot
-   * helps.
+   * Whether the intent may select a GPU that could not be observed: a named config selects by
+   * model, which is unknown then, so it counts as selected.
    */
-  private GpuResult modeChangePending(
-      Desired desired,
-      Resolution resolution,
-      GpuIndex gpu,
-      io.migd.plan.Step step,
-      NvmlReturn activation,
-      boolean mayReset) {
-    if (activation == NvmlReturn.RESET_REQUIRED) {
-      String why =
-          "GPU "
-              + gpu
-              + " needs a reboot to apply the pending MIG mode (the platform cannot reset"
-              + " it, e.g. PCI passthrough)";
-      if (reboot.enabled()) {
-        if (reboot.requestReboot(desired.generation())) {
-          return new GpuResult.Rebooting(why + "; a reboot was requested");
-        }
-        return new GpuResult.Rebooting(
-            why + "; a reboot was already requested for generation " + desired.generation());
-      }
-      return new GpuResult.Failed(
-          step,
-          activation,
-          why + "; reboots are disabled (migd.reboot.enabled=false): reboot the node");
-    }
-    ObservedGpu now = observer.observe(gpu);
-    if (!now.processes().isEmpty()) {
-      var holders = usageSource.usage(new ObservedNode(java.util.List.of(now))).holdersOf(gpu);
-      return new GpuResult.AwaitingModeChange(
-          holders,
-          "MIG mode change on GPU "
-              + gpu
-              + " is pending: "
-              + String.join(", ", holders)
-              + " run on it; migd retries when they are gone");
-    }
-    GpuReset.Result result =
-        mayReset ? reset.reset(now) : new GpuReset.Result(false, "the reset did not apply it");
-    if (result.done()) {
-      log.info("gpu={} reset to apply the pending MIG mode", gpu);
-      ObservedNode after = new ObservedNode(java.util.List.of(observer.observe(gpu)));
-      return reconcileGpu(desired, resolution, gpu, after, usageSource.usage(after), false);
-    }
-    return new GpuResult.AwaitingModeChange(
-        java.util.List.of("a client NVML does not list"),
-        "MIG mode change on GPU "
-            + gpu
-            + " is pending: a client that NVML does not list (such as"
-            + " nvidia-persistenced or DCGM) holds the GPU, and a reset was not possible ("
-            + result.detail()
-            + "); migd retries when it lets go");
+  private static boolean mightSelect(Desired desired, GpuIndex gpu) {
+    return switch (desired.intent()) {
+      case Desired.Intent.Nothing() -> false;
+      case Desired.Intent.NamedConfig(var name) -> true;
+      case Desired.Intent.Layout(var targets) ->
+          targets.stream().anyMatch(t -> t.gpu().equals(gpu));
+    };
   }
 }

@@ -1,13 +1,18 @@
 package io.migd.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.migd.profiles.MigConfigParser;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** The loop on a simulated node: it runs at start, on triggers, and retries after failure. */
@@ -41,6 +46,75 @@ class ReconcileLoopIT {
         Outcome reshaped = awaitGeneration(loop, 2);
         assertThat(reshaped.succeeded()).as(reshaped.reason()).isTrue();
         assertThat(outcomes).hasSizeGreaterThanOrEqualTo(3);
+      }
+    }
+  }
+
+  @Test
+  void aRunThatThrowsAnErrorIsRetriedAndTheLoopGoesOn() throws Exception {
+    var shipped = MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
+    try (var node = SimulatedNode.start("A100-SXM4-40GB")) {
+      var told = new AtomicInteger();
+      var intentCalls = new AtomicInteger();
+      Supplier<Desired> intent =
+          () -> {
+            if (intentCalls.incrementAndGet() == 2) {
+              throw new StackOverflowError("the intent failed once");
+            }
+            return Desired.config(Desired.Source.FILE, "all-7g.40gb", 1);
+          };
+      OutcomeListener broken =
+          (desired, outcome) -> {
+            told.incrementAndGet();
+            throw new AssertionError("a listener that always throws an Error");
+          };
+      var settings =
+          new ReconcileSettings(Duration.ofHours(1), Duration.ofMillis(20), Duration.ofMillis(50));
+      try (var loop =
+          new ReconcileLoop(
+              node.reconciler(shipped, RebootPolicy.DISABLED), intent, settings, List.of(broken))) {
+        loop.start();
+        // no trigger: the backoff alone brings the runs after the ones that threw
+        await().atMost(Duration.ofSeconds(30)).until(() -> told.get() >= 3);
+        assertThat(intentCalls.get()).isGreaterThanOrEqualTo(4);
+        assertThat(loop.lastOutcome()).isPresent();
+      }
+    }
+  }
+
+  @Test
+  void livenessTurnsDownWhenRunsStopCompletingAndUpOnceOneCompletes() throws Exception {
+    var shipped = MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
+    try (var node = SimulatedNode.start("A100-SXM4-40GB")) {
+      var hang = new AtomicBoolean();
+      var release = new Semaphore(0);
+      Supplier<Desired> intent =
+          () -> {
+            if (hang.get()) {
+              release.acquireUninterruptibly();
+            }
+            return Desired.none();
+          };
+      var settings =
+          new ReconcileSettings(
+              Duration.ofHours(1),
+              Duration.ofMillis(50),
+              Duration.ofMillis(100),
+              Duration.ofMillis(500));
+      try (var loop =
+          new ReconcileLoop(
+              node.reconciler(shipped, RebootPolicy.DISABLED), intent, settings, List.of())) {
+        loop.start();
+        assertThat(loop.awaitFirstOutcome(Duration.ofSeconds(30))).isPresent();
+        assertThat(loop.isLive()).isTrue();
+
+        hang.set(true);
+        loop.trigger();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !loop.isLive());
+
+        hang.set(false);
+        release.release();
+        await().atMost(Duration.ofSeconds(30)).until(loop::isLive);
       }
     }
   }

@@ -256,12 +256,12 @@ class ReconcilerIT {
           }
 
           @Override
-          public boolean requestReboot(long generation) {
+          public RebootPolicy.Request requestReboot(long generation) {
             if (requested.contains(generation)) {
-              return false;
+              return new RebootPolicy.Request.AlreadyRequested();
             }
             requested.add(generation);
-            return true;
+            return new RebootPolicy.Request.Started("");
           }
         };
     Reconciler rebooting = node.reconciler(shipped, reboots);

@@ -45,7 +45,7 @@ final class SimulatedNode implements AutoCloseable {
     GpuReset reset =
         gpu -> {
           var result = sim.resetGpu(gpu.index().value());
-          return new GpuReset.Result(result.succeeded(), result.output());
+          return GpuReset.Result.of(result.succeeded(), result.output());
         };
     return Reconciler.over(nvml, CATALOG, configs::config, ProgressListener.NONE, reset, reboot);
   }

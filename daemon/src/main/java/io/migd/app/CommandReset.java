@@ -1,53 +1,98 @@
 package io.migd.app;
 
+import dev.failsafe.Failsafe;
+import io.migd.execute.Backoff;
 import io.migd.layout.ObservedGpu;
 import io.migd.nvml.Nvml;
+import io.migd.nvml.NvmlException;
 import io.migd.reconcile.GpuReset;
-import java.io.IOException;
-import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Resets a GPU with {@code migd.reset-command}, {@code {pciBusId}} replaced by the GPU's, after
- * releasing migd's own NVML session (a reset fails while any NVML client holds the GPU).
+ * releasing migd's own NVML session (a reset fails while any NVML client holds the GPU). When NVML
+ * does not initialise again afterwards, it is retried with backoff; if it stays down, the result
+ * says so instead of leaving a dead session behind silently.
  */
 final class CommandReset implements GpuReset {
-  private static final long TIMEOUT_SECONDS = 120;
-  private final String template;
-  private final Nvml nvml;
+  private static final Logger log = LoggerFactory.getLogger(CommandReset.class);
+  private static final Duration TIMEOUT = Duration.ofSeconds(120);
+  private static final String INIT = "nvmlInit_v2";
 
-  CommandReset(String template, Nvml nvml) {
-    this.template = template;
+  private final List<String> template;
+  private final Nvml nvml;
+  private final Duration timeout;
+  private final Backoff initBackoff;
+  private final int initRetries;
+
+  CommandReset(List<String> template, Nvml nvml) {
+    this(template, nvml, TIMEOUT, new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30)), 6);
+  }
+
+  CommandReset(
+      List<String> template, Nvml nvml, Duration timeout, Backoff initBackoff, int initRetries) {
+    this.template = List.copyOf(template);
     this.nvml = nvml;
+    this.timeout = timeout;
+    this.initBackoff = initBackoff;
+    this.initRetries = initRetries;
   }
 
   @Override
   public Result reset(ObservedGpu gpu) {
-    return nvml.whileReleased(() -> run(gpu));
+    List<String> command =
+        template.stream().map(part -> part.replace("{pciBusId}", gpu.pci().busId())).toList();
+    var ran = new AtomicReference<ExternalCommand.Ran>();
+    try {
+      nvml.whileReleased(
+          () -> {
+            ran.set(ExternalCommand.run(command, timeout));
+            return null;
+          });
+    } catch (NvmlException e) {
+      if (!e.function().equals(INIT)) {
+        throw e;
+      }
+      log.warn(
+          "gpu={} NVML did not initialise again after the reset error=\"{}\"; retrying",
+          gpu.index(),
+          e.getMessage());
+      try {
+        initAgain();
+      } catch (NvmlException stillDown) {
+        log.error(
+            "gpu={} NVML stays down after the reset error=\"{}\"",
+            gpu.index(),
+            stillDown.getMessage());
+        return new Result.NvmlDown(
+            stillDown.code(),
+            "NVML did not initialise again ("
+                + stillDown.getMessage()
+                + ", "
+                + (initRetries + 1)
+                + " attempts with backoff); migd sees no GPU until it does"
+                + (ran.get() == null ? "" : "; the reset: " + ran.get().describe()));
+      }
+    }
+    ExternalCommand.Ran result = ran.get();
+    return result.succeeded()
+        ? new Result.Done(result.describe())
+        : new Result.NotDone(result.describe());
   }
 
-  private Result run(ObservedGpu gpu) {
-    String[] command =
-        Arrays.stream(template.trim().split("\\s+"))
-            .map(part -> part.replace("{pciBusId}", gpu.pci().busId()))
-            .toArray(String[]::new);
-    try {
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        return new Result(false, String.join(" ", command) + " did not finish in 120 s");
-      }
-      String output = new String(process.getInputStream().readAllBytes()).strip();
-      return process.exitValue() == 0
-          ? new Result(true, output)
-          : new Result(
-              false, String.join(" ", command) + " exited " + process.exitValue() + ": " + output);
-    } catch (IOException e) {
-      return new Result(
-          false, "could not run " + String.join(" ", command) + ": " + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Result(false, "interrupted");
-    }
+  /**
+   * Initialises NVML again; an NVML already down lets the release step pass (see whileReleased).
+   */
+  private void initAgain() {
+    Failsafe.with(
+            initBackoff
+                .<Object>retryPolicy(initRetries)
+                .handleIf(e -> e instanceof NvmlException n && n.function().equals(INIT))
+                .build())
+        .run(() -> nvml.whileReleased(() -> null));
   }
 }

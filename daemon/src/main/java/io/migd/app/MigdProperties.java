@@ -1,6 +1,9 @@
 package io.migd.app;
 
+import io.migd.reconcile.ReconcileSettings;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -17,7 +20,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param config the config of that file to apply when no label or REST call says otherwise
  * @param reconcile loop timing
  * @param reboot reboots for MIG mode changes that need one
- * @param resetCommand resets a GPU so a pending MIG mode applies ({pciBusId} is replaced)
+ * @param resetCommand resets a GPU so a pending MIG mode applies, as an argument list ({pciBusId}
+ *     is replaced); never split on whitespace
+ * @param health liveness of the reconcile loop
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -28,22 +33,44 @@ public record MigdProperties(
     @DefaultValue("") String config,
     @DefaultValue Reconcile reconcile,
     @DefaultValue Reboot reboot,
-    @DefaultValue("nvidia-smi -r -i {pciBusId}") String resetCommand) {
+    @DefaultValue({"nvidia-smi", "-r", "-i", "{pciBusId}"}) List<String> resetCommand,
+    @DefaultValue Health health) {
+
+  /** Refuses a command element holding whitespace; fills in the default liveness timeout. */
+  public MigdProperties {
+    resetCommand = CommandList.check("migd.reset-command", resetCommand);
+    if (health.livenessTimeout() == null) {
+      health =
+          new Health(
+              ReconcileSettings.defaultLivenessTimeout(reconcile.resync(), reconcile.maxBackoff()));
+    }
+  }
 
   /**
    * @param resync how often to reconcile when nothing triggers it
    * @param maxBackoff the longest wait between retries after a failure
    */
   public record Reconcile(
-      @DefaultValue("5m") java.time.Duration resync,
-      @DefaultValue("5m") java.time.Duration maxBackoff) {}
+      @DefaultValue("5m") Duration resync, @DefaultValue("5m") Duration maxBackoff) {}
 
   /**
    * @param enabled whether migd may reboot the node when only a reboot applies a MIG mode
-   * @param command the reboot command
+   * @param command the reboot command, as an argument list; never split on whitespace
    */
   public record Reboot(
-      @DefaultValue("false") boolean enabled, @DefaultValue("systemctl reboot") String command) {}
+      @DefaultValue("false") boolean enabled,
+      @DefaultValue({"systemctl", "reboot"}) List<String> command) {
+    /** Refuses a command element holding whitespace. */
+    public Reboot {
+      command = CommandList.check("migd.reboot.command", command);
+    }
+  }
+
+  /**
+   * @param livenessTimeout liveness turns DOWN when no reconcile has completed for this long; unset
+   *     means 2 x resync + max backoff
+   */
+  public record Health(Duration livenessTimeout) {}
 
   /**
    * @param library the NVML library to load: a path, or a name the dynamic linker finds

@@ -49,7 +49,7 @@ public final class NvmlConnector {
         nvml,
         gpu -> {
           var done = sim.resetGpu(gpu.index().value());
-          return new GpuReset.Result(done.succeeded(), done.output());
+          return GpuReset.Result.of(done.succeeded(), done.output());
         });
   }
 

@@ -14,8 +14,12 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.DependsOn;
@@ -132,11 +136,29 @@ class ReconcileConfiguration {
         new ReconcileSettings(
             properties.reconcile().resync(),
             Duration.ofSeconds(1),
-            properties.reconcile().maxBackoff()),
+            properties.reconcile().maxBackoff(),
+            properties.health().livenessTimeout()),
         listeners);
   }
 
-  /** Ready once the first reconcile has ended (DESIGN.md section 1). */
+  /** Readiness after the first outcome, liveness from the loop (DESIGN.md section 1). */
+  @Bean(destroyMethod = "close")
+  LoopAvailability loopAvailability(
+      ReconcileLoop loop,
+      ApplicationEventPublisher events,
+      ApplicationAvailability availability,
+      MigdProperties properties) {
+    return new LoopAvailability(loop, events, availability, properties.health().livenessTimeout());
+  }
+
+  /** Tells Spring Boot the node is ready to serve once the first reconcile has ended. */
+  @Bean
+  OutcomeListener readinessPublisher(ApplicationEventPublisher events) {
+    return (desired, outcome) ->
+        AvailabilityChangeEvent.publish(events, outcome, ReadinessState.ACCEPTING_TRAFFIC);
+  }
+
+  /** The last reconcile in /actuator/health; out of service until the first one ended. */
   @Bean
   HealthIndicator reconcileHealthIndicator(ReconcileLoop loop) {
     return () ->

@@ -1,7 +1,11 @@
 package io.migd.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.migd.cli.MigdProcess;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,53 +14,72 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.SpringApplication;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * {@code migd serve} on simulated GPUs: not ready until the first reconcile has applied the intent.
+ * {@code migd serve} on simulated GPUs, as a real process: not ready (and /actuator/health not UP)
+ * until the first reconcile has applied the intent; liveness DOWN while no reconcile completes
+ * within {@code migd.health.liveness-timeout}, UP again once one does.
  */
 class ServeIT {
-  @TempDir Path stateDir;
+  private static final Duration PATIENCE = Duration.ofSeconds(90);
+
+  @TempDir Path nodeDir;
+
+  private final HttpClient http = HttpClient.newHttpClient();
 
   @Test
-  void becomesReadyOnceTheIntentIsApplied() throws Exception {
-    try (ConfigurableApplicationContext context =
-        SpringApplication.run(
-            MigdApplication.class,
-            "--server.port=0",
-            "--migd.simulate=A100-SXM4-40GB,T4",
-            "--migd.config=all-balanced",
-            "--migd.state-dir=" + stateDir)) {
-      String port = context.getEnvironment().getProperty("local.server.port");
-      var http = HttpClient.newHttpClient();
-      var readiness =
-          HttpRequest.newBuilder(
-                  URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
-              .build();
-      HttpResponse<String> response = null;
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (System.nanoTime() < deadline) {
-        response = http.send(readiness, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() == 200) {
-          break;
-        }
-        Thread.sleep(50);
-      }
-      assertThat(response).isNotNull();
-      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+  void isNotReadyUntilTheFirstReconcileEndsAndNotLiveWhileRunsStopCompleting() throws Exception {
+    int port = freePort();
+    var migd =
+        MigdProcess.on(nodeDir)
+            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("MIGD_CONFIG", "all-balanced")
+            // every state-changing NVML call takes 1 s: the first reconcile (9 such calls on the
+            // A100) outlasts the start of the web server and the 1 s liveness timeout
+            .withEnvironment("NVML_SIM_LATENCY_MS", "1000")
+            .withEnvironment("MIGD_HEALTH_LIVENESSTIMEOUT", "1s");
+    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,T4")) {
+      String base = "http://127.0.0.1:" + port;
+      HttpResponse<String> early =
+          await()
+              .atMost(PATIENCE)
+              .ignoreExceptions()
+              .until(() -> get(base + "/actuator/health/readiness"), r -> true);
+      assertThat(early.statusCode()).as(early.body()).isEqualTo(503);
+      assertThat(get(base + "/actuator/health").statusCode()).isEqualTo(503);
 
-      var health =
-          http.send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+      await()
+          .atMost(PATIENCE)
+          .until(() -> get(base + "/actuator/health/liveness").statusCode(), s -> s == 503);
+
+      await()
+          .atMost(PATIENCE)
+          .until(() -> get(base + "/actuator/health/readiness").statusCode(), s -> s == 200);
+      await()
+          .atMost(PATIENCE)
+          .until(() -> get(base + "/actuator/health/liveness").statusCode(), s -> s == 200);
+
+      HttpResponse<String> health = get(base + "/actuator/health");
+      assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
       assertThat(health.body()).contains("\"state\":\"success\"").contains("\"generation\":1");
-      assertThat(stateDir.resolve("intent.json"))
+      assertThat(migd.stateDir().resolve("intent.json"))
           .content()
           .contains("all-balanced")
           .contains("GPU-");
-      assertThat(stateDir.resolve(StateLock.FILE_NAME)).exists();
+      assertThat(migd.stateDir().resolve(StateLock.FILE_NAME)).exists();
+      assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
+    }
+  }
+
+  private HttpResponse<String> get(String url) throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static int freePort() throws IOException {
+    try (var socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
     }
   }
 }

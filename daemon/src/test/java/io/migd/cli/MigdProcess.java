@@ -24,9 +24,10 @@ import java.util.stream.Stream;
  * a directory holding the simulator's state file ({@code NVML_SIM_STATE}), migd's state directory
  * ({@code MIGD_STATEDIR}) and the copies of the simulated NVML that migd extracts. A child process
  * is needed because the simulator's {@code KILL} fault kills the process that calls NVML, and
- * because the state lock is an {@code flock} that one JVM cannot contend with itself.
+ * because the state lock is an {@code flock} that one JVM cannot contend with itself. Public so the
+ * daemon ITs of {@code io.migd.app} start {@code migd serve} the same way.
  */
-final class MigdProcess {
+public final class MigdProcess {
   /** How long one command may take before the test gives up on it. */
   static final Duration TIMEOUT = Duration.ofSeconds(120);
 
@@ -44,7 +45,7 @@ final class MigdProcess {
   }
 
   /** migd on the node whose files live in {@code nodeDir} (created if missing). */
-  static MigdProcess on(Path nodeDir) {
+  public static MigdProcess on(Path nodeDir) {
     try {
       Files.createDirectories(nodeDir);
     } catch (IOException e) {
@@ -60,7 +61,7 @@ final class MigdProcess {
   }
 
   /** The same node with one more environment variable for the child. */
-  MigdProcess withEnvironment(String name, String value) {
+  public MigdProcess withEnvironment(String name, String value) {
     var more = new HashMap<>(environment);
     more.put(name, value);
     return new MigdProcess(nodeDir, more);
@@ -72,7 +73,7 @@ final class MigdProcess {
   }
 
   /** migd's state directory ({@code migd.state-dir}) of this node. */
-  Path stateDir() {
+  public Path stateDir() {
     return nodeDir.resolve("statedir");
   }
 
@@ -84,7 +85,7 @@ final class MigdProcess {
   }
 
   /** Starts {@code migd ARGS...}; stdout and stderr go to files of the node directory. */
-  Running start(String... args) {
+  public Running start(String... args) {
     int run = RUNS.incrementAndGet();
     Path stdout = nodeDir.resolve("migd-" + run + ".out");
     Path stderr = nodeDir.resolve("migd-" + run + ".err");
@@ -179,7 +180,7 @@ final class MigdProcess {
   }
 
   /** A started migd; closing it stops it (SIGTERM, then SIGKILL) and waits for its end. */
-  static final class Running implements AutoCloseable {
+  public static final class Running implements AutoCloseable {
     private final Process process;
     private final List<String> args;
     private final Path stdout;
@@ -196,11 +197,11 @@ final class MigdProcess {
       return process.pid();
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
       return process.isAlive();
     }
 
-    String stderr() {
+    public String stderr() {
       return read(stderr);
     }
 

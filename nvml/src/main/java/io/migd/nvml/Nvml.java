@@ -23,7 +23,8 @@ public interface Nvml extends AutoCloseable {
   /**
    * Shuts NVML down, runs {@code action} (a GPU reset that needs no NVML client open on the GPU),
    * and initialises NVML again, with no call of this session in between. Handles taken before are
-   * stale afterwards; look them up again.
+   * stale afterwards; look them up again. When initialising again fails, the {@link NvmlException}
+   * names {@code nvmlInit_v2}; calling this again (with an action that does nothing) retries it.
    */
   <T> T whileReleased(java.util.function.Supplier<T> action);
 

@@ -85,7 +85,12 @@ abstract class FfmNvmlCalls implements Nvml {
     return on(
         calls,
         () -> {
-          check("nvmlShutdown", raw.nvmlShutdown());
+          int shutdown = raw.nvmlShutdown();
+          // after an init that failed, NVML is already down: releasing it again must still let the
+          // action run and NVML initialise again, or a failed re-init could never be retried
+          if (shutdown != NvmlReturn.UNINITIALIZED.code()) {
+            check("nvmlShutdown", shutdown);
+          }
           try {
             return action.get();
           } finally {
