@@ -86,6 +86,10 @@ struct sim_gi_profile {
   struct sim_ci_profile ci[SIM_MAX_CI_PROFILES];
 };
 
+/* How GPU-instance ids (the driver's partition numbers) follow from placements: gi_ids= of the
+   model line. */
+enum sim_gi_ids { SIM_GI_IDS_NONE, SIM_GI_IDS_DIRECT, SIM_GI_IDS_SWAPPED, SIM_GI_IDS_A30 };
+
 struct sim_model {
   char key[32];
   char name[96];
@@ -96,6 +100,7 @@ struct sim_model {
   unsigned sm;
   int mig;
   unsigned mem_slices;
+  enum sim_gi_ids gi_ids;
   unsigned compute_slices; /* largest GI profile's compute slices (7 or 4), 0 without MIG */
   unsigned ngi;
   struct sim_gi_profile gi[SIM_MAX_GI_PROFILES];
@@ -185,8 +190,10 @@ void sim_models_str(const struct sim_model *const *m, unsigned n, char *buf, siz
 int sim_state_format(const struct sim_state *st, struct sbuf *b);
 int sim_state_parse(struct sim_state *st, const char *text, char *err, size_t errlen);
 void sim_gpu_uuid(const struct sim_state *st, unsigned idx, char out[SIM_UUID_LEN]);
-void sim_mig_uuid(const struct sim_state *st, unsigned idx, unsigned long long serial,
+void sim_mig_uuid(const struct sim_state *st, unsigned idx, unsigned gi, unsigned ci,
                   char out[SIM_UUID_LEN]);
+/* sha1.c */
+void sim_sha1(const void *data, size_t len, unsigned char out[20]);
 unsigned sim_pci_bus(unsigned idx);
 unsigned long long sim_next_serial(struct sim_state *st);
 int sim_parse_u64(const char *s, unsigned long long *out);
@@ -267,6 +274,7 @@ nvmlReturn_t sim_resolve_gpu(struct sim_state *st, nvmlDevice_t d, struct sim_re
 nvmlReturn_t sim_copy_string(char *dst, unsigned len, const char *src);
 
 /* mig_rules.c */
+unsigned sim_gi_id_for(const struct sim_model *m, struct sim_placement pl); /* SIM_INVALID_ID: none */
 const struct sim_gi_profile *sim_gi_profile_of(const struct sim_gpu *g, const struct sim_gi *gi);
 const struct sim_ci_profile *sim_ci_profile_of(const struct sim_gpu *g, const struct sim_gi *gi,
                                                const struct sim_ci *ci);
