@@ -219,6 +219,8 @@ enum { SIM_ACQ_NOCREATE = 0, SIM_ACQ_CREATE = 1, SIM_ACQ_OVERWRITE = 2 };
 
 /* store.c: call framing, persistence */
 int sim_enter(struct sim_ctx *c, enum sim_fn fn, int flags, nvmlReturn_t *rc);
+/* gpu: the GPU index the call is aimed at (for faults with @I), SIM_INVALID_ID when none */
+int sim_enter_on(struct sim_ctx *c, enum sim_fn fn, int flags, unsigned gpu, nvmlReturn_t *rc);
 nvmlReturn_t sim_leave(struct sim_ctx *c, nvmlReturn_t rc);
 int sim_reenter(struct sim_ctx *c, int flags, nvmlReturn_t *rc);
 void sim_pause(struct sim_ctx *c);
@@ -244,8 +246,29 @@ unsigned long long sim_env_seed(void);
     return sim_leave(&ctx_, rc_);                                 \
   } while (0)
 
+/* A call on a handle (device, MIG device, GPU or compute instance) counts for faults on its GPU. */
+#define API_CALL_ON(fn, flags, handle, expr)                                          \
+  do {                                                                                \
+    struct sim_ctx ctx_;                                                              \
+    nvmlReturn_t rc_;                                                                 \
+    if (!sim_enter_on(&ctx_, FN_##fn, (flags), sim_handle_gpu((uint64_t)(uintptr_t)(handle)), &rc_)) \
+      return rc_;                                                                     \
+    rc_ = (expr);                                                                     \
+    return sim_leave(&ctx_, rc_);                                                     \
+  } while (0)
+
+/* A call naming a GPU by its index. */
+#define API_CALL_GPU(fn, flags, index, expr)                                          \
+  do {                                                                                \
+    struct sim_ctx ctx_;                                                              \
+    nvmlReturn_t rc_;                                                                 \
+    if (!sim_enter_on(&ctx_, FN_##fn, (flags), (index), &rc_)) return rc_;            \
+    rc_ = (expr);                                                                     \
+    return sim_leave(&ctx_, rc_);                                                     \
+  } while (0)
+
 /* faults.c */
-int sim_fault_check(enum sim_fn fn, nvmlReturn_t *rc, int *kill);
+int sim_fault_check(enum sim_fn fn, unsigned gpu, nvmlReturn_t *rc, int *kill);
 int sim_faults_set(const char *spec, int strict, char *err, size_t errlen);
 unsigned sim_latency_ms(void);
 void sim_latency_set(unsigned ms);
@@ -260,6 +283,7 @@ struct sim_ref {
   struct sim_gi *gi;
   struct sim_ci *ci;
 };
+unsigned sim_handle_gpu(uint64_t h); /* GPU index of a device/GI/CI handle, else SIM_INVALID_ID */
 uint64_t sim_handle_make(enum sim_kind kind, unsigned idx, unsigned gi, unsigned ci,
                          unsigned long long serial);
 nvmlDevice_t sim_gpu_handle(const struct sim_state *st, unsigned idx);
