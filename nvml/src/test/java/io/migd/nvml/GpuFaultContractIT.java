@@ -164,15 +164,16 @@ class GpuFaultContractIT {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(Files.readString(dir.resolve("probe.log"))).isEqualTo(137);
 
-    var cli = new ProcessBuilder(
-            SimulatedNvml.extract(dir).cliPath().toString(),
-            "--state",
-            state.toString(),
-            "status",
-            "-o",
-            "json")
-        .redirectErrorStream(true)
-        .start();
+    var cli =
+        new ProcessBuilder(
+                SimulatedNvml.extract(dir).cliPath().toString(),
+                "--state",
+                state.toString(),
+                "status",
+                "-o",
+                "json")
+            .redirectErrorStream(true)
+            .start();
     String status = new String(cli.getInputStream().readAllBytes());
     assertThat(cli.waitFor()).as(status).isZero();
     assertThat(status.split("\"profileId\"", -1))

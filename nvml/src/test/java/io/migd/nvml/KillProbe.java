@@ -5,7 +5,9 @@ import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.sim.SimulatedNvml;
 import java.nio.file.Path;
 
-/** A separate process for the KILL fault: on every GPU, enables MIG and creates two GPU instances. */
+/**
+ * A separate process for the KILL fault: on every GPU, enables MIG and creates two GPU instances.
+ */
 final class KillProbe {
   private KillProbe() {}
 

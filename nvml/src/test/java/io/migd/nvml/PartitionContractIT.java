@@ -25,9 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What the driver decides on its own, through the real FFM path on every simulated MIG model:
- * GPU-instance ids (partition numbers fixed by the placement), MIG UUIDs (version-5, the same
- * after destroy and re-create), MIG device index order, and where instances go when no placement
- * is given.
+ * GPU-instance ids (partition numbers fixed by the placement), MIG UUIDs (version-5, the same after
+ * destroy and re-create), MIG device index order, and where instances go when no placement is
+ * given.
  */
 class PartitionContractIT {
   private static SimNode node;
@@ -127,7 +127,9 @@ class PartitionContractIT {
               .isEqualTo(expectedMigUuid(gpuUuid, id, 0));
           assertThat(nvml.deviceByUuid(now)).isEqualTo(mig);
           if (uuid != null) {
-            assertThat(now).as("the same UUID after re-creating %s", profile.name()).isEqualTo(uuid);
+            assertThat(now)
+                .as("the same UUID after re-creating %s", profile.name())
+                .isEqualTo(uuid);
           }
           uuid = now;
           nvml.destroyComputeInstance(ci);
@@ -149,7 +151,9 @@ class PartitionContractIT {
     }
     for (GpuInstanceHandle gi : nvml.gpuInstances(gpu, smallest.id())) {
       var info = nvml.gpuInstanceInfo(gi);
-      assertThat(info.id()).as("at %s", info.placement()).isEqualTo(expectedId(model, info.placement()));
+      assertThat(info.id())
+          .as("at %s", info.placement())
+          .isEqualTo(expectedId(model, info.placement()));
       assertThat(nvml.gpuInstanceById(gpu, info.id())).isEqualTo(gi);
     }
   }
@@ -179,14 +183,16 @@ class PartitionContractIT {
             .orElseThrow();
     var halfAt = half.placements().getLast();
     var bigGi =
-        nvml.createGpuInstance(gpu, half.id(), new InstancePlacement(halfAt.start(), halfAt.size()));
+        nvml.createGpuInstance(
+            gpu, half.id(), new InstancePlacement(halfAt.start(), halfAt.size()));
     var oneC = half.ciProfileBySlices(1).orElseThrow();
     for (int start = oneC.instances() - 1; start >= 0; start--) {
       nvml.createComputeInstance(bigGi, oneC.id(), new InstancePlacement(start, 1));
     }
     for (Placement p : reversed) {
       if (p.start() + p.size() <= halfAt.start()) {
-        var gi = nvml.createGpuInstance(gpu, smallest.id(), new InstancePlacement(p.start(), p.size()));
+        var gi =
+            nvml.createGpuInstance(gpu, smallest.id(), new InstancePlacement(p.start(), p.size()));
         nvml.createComputeInstance(gi, smallest.defaultCiProfile().id());
       }
     }
@@ -218,7 +224,8 @@ class PartitionContractIT {
 
   /** Starts the driver tries, by placement size in memory slices (8-slice GPUs). */
   private static final Map<Integer, List<Integer>> DRIVER_ORDER =
-      Map.of(1, List.of(6, 4, 5, 0, 1, 2, 3), 2, List.of(4, 6, 0, 2), 4, List.of(4, 0), 8, List.of(0));
+      Map.of(
+          1, List.of(6, 4, 5, 0, 1, 2, 3), 2, List.of(4, 6, 0, 2), 4, List.of(4, 0), 8, List.of(0));
 
   @ParameterizedTest
   @MethodSource("migModels")
@@ -238,9 +245,12 @@ class PartitionContractIT {
         assertThat(nvml.gpuInstanceRemainingCapacity(gpu, profile.id()))
             .as("%s after %d", profile.name(), i)
             .isEqualTo(expected.size() - i);
-        starts.add(nvml.gpuInstanceInfo(nvml.createGpuInstance(gpu, profile.id())).placement().start());
+        starts.add(
+            nvml.gpuInstanceInfo(nvml.createGpuInstance(gpu, profile.id())).placement().start());
       }
-      assertThat(starts).as("%s on %s", profile.name(), model.key()).containsExactlyElementsOf(expected);
+      assertThat(starts)
+          .as("%s on %s", profile.name(), model.key())
+          .containsExactlyElementsOf(expected);
       assertThat(nvml.gpuInstanceRemainingCapacity(gpu, profile.id())).isZero();
     }
   }
@@ -336,7 +346,9 @@ class PartitionContractIT {
           assertThat(capacity).isPositive();
           var ci = nvml.createComputeInstance(gi, cp.id());
           assertThat(nvml.computeInstanceInfo(ci).placement())
-              .as("%d-slice CI %d in %s on %s", cp.slices(), taken.size(), profile.name(), model.key())
+              .as(
+                  "%d-slice CI %d in %s on %s",
+                  cp.slices(), taken.size(), profile.name(), model.key())
               .isEqualTo(expected);
           taken.add(expected);
           made.merge(cp.id(), 1, Integer::sum);

@@ -91,10 +91,11 @@ class StructLayoutTest {
     try {
       Method m = null;
       for (Class<?> c = owner; m == null && c != null; c = c.getSuperclass()) {
-        m = Arrays.stream(c.getDeclaredMethods())
-            .filter(d -> d.getName().equals(method) && d.getParameterCount() == 0)
-            .findFirst()
-            .orElse(null);
+        m =
+            Arrays.stream(c.getDeclaredMethods())
+                .filter(d -> d.getName().equals(method) && d.getParameterCount() == 0)
+                .findFirst()
+                .orElse(null);
       }
       if (m == null) {
         throw new NoSuchMethodException(method);
