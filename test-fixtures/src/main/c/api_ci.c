@@ -52,7 +52,7 @@ static nvmlReturn_t ci_profile_info(struct sim_ctx *c, nvmlGpuInstance_t h, unsi
 SIM_API nvmlReturn_t nvmlGpuInstanceGetComputeInstanceProfileInfo(nvmlGpuInstance_t gpuInstance, unsigned int profile,
                                                                   unsigned int engProfile,
                                                                   nvmlComputeInstanceProfileInfo_t *info) {
-  API_CALL(nvmlGpuInstanceGetComputeInstanceProfileInfo, SIM_READ,
+  API_CALL_ON(nvmlGpuInstanceGetComputeInstanceProfileInfo, SIM_READ, gpuInstance,
            ci_profile_info(&ctx_, gpuInstance, profile, engProfile, info));
 }
 
@@ -94,7 +94,7 @@ static nvmlReturn_t ci_profile_info_v(struct sim_ctx *c, nvmlGpuInstance_t h, un
 SIM_API nvmlReturn_t nvmlGpuInstanceGetComputeInstanceProfileInfoV(nvmlGpuInstance_t gpuInstance, unsigned int profile,
                                                                    unsigned int engProfile,
                                                                    nvmlComputeInstanceProfileInfo_v2_t *info) {
-  API_CALL(nvmlGpuInstanceGetComputeInstanceProfileInfoV, SIM_READ,
+  API_CALL_ON(nvmlGpuInstanceGetComputeInstanceProfileInfoV, SIM_READ, gpuInstance,
            ci_profile_info_v(&ctx_, gpuInstance, profile, engProfile, info));
 }
 
@@ -119,7 +119,7 @@ static nvmlReturn_t ci_capacity(struct sim_ctx *c, nvmlGpuInstance_t h, unsigned
 
 SIM_API nvmlReturn_t nvmlGpuInstanceGetComputeInstanceRemainingCapacity(nvmlGpuInstance_t gpuInstance,
                                                                         unsigned int profileId, unsigned int *count) {
-  API_CALL(nvmlGpuInstanceGetComputeInstanceRemainingCapacity, SIM_READ,
+  API_CALL_ON(nvmlGpuInstanceGetComputeInstanceRemainingCapacity, SIM_READ, gpuInstance,
            ci_capacity(&ctx_, gpuInstance, profileId, count));
 }
 
@@ -146,7 +146,7 @@ SIM_API nvmlReturn_t nvmlGpuInstanceGetComputeInstancePossiblePlacements(nvmlGpu
                                                                          unsigned int profileId,
                                                                          nvmlComputeInstancePlacement_t *placements,
                                                                          unsigned int *count) {
-  API_CALL(nvmlGpuInstanceGetComputeInstancePossiblePlacements, SIM_READ,
+  API_CALL_ON(nvmlGpuInstanceGetComputeInstancePossiblePlacements, SIM_READ, gpuInstance,
            ci_placements(&ctx_, gpuInstance, profileId, placements, count));
 }
 
@@ -175,7 +175,7 @@ static nvmlReturn_t create_ci(struct sim_ctx *c, nvmlGpuInstance_t h, unsigned i
 
 SIM_API nvmlReturn_t nvmlGpuInstanceCreateComputeInstance(nvmlGpuInstance_t gpuInstance, unsigned int profileId,
                                                           nvmlComputeInstance_t *computeInstance) {
-  API_CALL(nvmlGpuInstanceCreateComputeInstance, SIM_WRITE | SIM_CHANGES,
+  API_CALL_ON(nvmlGpuInstanceCreateComputeInstance, SIM_WRITE | SIM_CHANGES, gpuInstance,
            create_ci(&ctx_, gpuInstance, profileId, NULL, 0, computeInstance));
 }
 
@@ -183,7 +183,7 @@ SIM_API nvmlReturn_t nvmlGpuInstanceCreateComputeInstanceWithPlacement(nvmlGpuIn
                                                                        unsigned int profileId,
                                                                        const nvmlComputeInstancePlacement_t *placement,
                                                                        nvmlComputeInstance_t *computeInstance) {
-  API_CALL(nvmlGpuInstanceCreateComputeInstanceWithPlacement, SIM_WRITE | SIM_CHANGES,
+  API_CALL_ON(nvmlGpuInstanceCreateComputeInstanceWithPlacement, SIM_WRITE | SIM_CHANGES, gpuInstance,
            create_ci(&ctx_, gpuInstance, profileId, placement, 1, computeInstance));
 }
 
@@ -198,7 +198,7 @@ static nvmlReturn_t destroy_ci(struct sim_ctx *c, nvmlComputeInstance_t h) {
 }
 
 SIM_API nvmlReturn_t nvmlComputeInstanceDestroy(nvmlComputeInstance_t computeInstance) {
-  API_CALL(nvmlComputeInstanceDestroy, SIM_WRITE | SIM_CHANGES, destroy_ci(&ctx_, computeInstance));
+  API_CALL_ON(nvmlComputeInstanceDestroy, SIM_WRITE | SIM_CHANGES, computeInstance, destroy_ci(&ctx_, computeInstance));
 }
 
 static nvmlReturn_t list_cis(struct sim_ctx *c, nvmlGpuInstance_t h, unsigned id, nvmlComputeInstance_t *out,
@@ -221,7 +221,7 @@ static nvmlReturn_t list_cis(struct sim_ctx *c, nvmlGpuInstance_t h, unsigned id
 
 SIM_API nvmlReturn_t nvmlGpuInstanceGetComputeInstances(nvmlGpuInstance_t gpuInstance, unsigned int profileId,
                                                         nvmlComputeInstance_t *computeInstances, unsigned int *count) {
-  API_CALL(nvmlGpuInstanceGetComputeInstances, SIM_READ,
+  API_CALL_ON(nvmlGpuInstanceGetComputeInstances, SIM_READ, gpuInstance,
            list_cis(&ctx_, gpuInstance, profileId, computeInstances, count));
 }
 
@@ -239,7 +239,7 @@ static nvmlReturn_t ci_by_id(struct sim_ctx *c, nvmlGpuInstance_t h, unsigned id
 
 SIM_API nvmlReturn_t nvmlGpuInstanceGetComputeInstanceById(nvmlGpuInstance_t gpuInstance, unsigned int id,
                                                            nvmlComputeInstance_t *computeInstance) {
-  API_CALL(nvmlGpuInstanceGetComputeInstanceById, SIM_READ, ci_by_id(&ctx_, gpuInstance, id, computeInstance));
+  API_CALL_ON(nvmlGpuInstanceGetComputeInstanceById, SIM_READ, gpuInstance, ci_by_id(&ctx_, gpuInstance, id, computeInstance));
 }
 
 static nvmlReturn_t ci_info(struct sim_ctx *c, nvmlComputeInstance_t h, nvmlComputeInstanceInfo_t *info) {
@@ -259,7 +259,7 @@ static nvmlReturn_t ci_info(struct sim_ctx *c, nvmlComputeInstance_t h, nvmlComp
 
 SIM_API nvmlReturn_t nvmlComputeInstanceGetInfo_v2(nvmlComputeInstance_t computeInstance,
                                                    nvmlComputeInstanceInfo_t *info) {
-  API_CALL(nvmlComputeInstanceGetInfo_v2, SIM_READ, ci_info(&ctx_, computeInstance, info));
+  API_CALL_ON(nvmlComputeInstanceGetInfo_v2, SIM_READ, computeInstance, ci_info(&ctx_, computeInstance, info));
 }
 
 /* ---- MIG device handles ---- */
@@ -281,15 +281,15 @@ static nvmlReturn_t mig_uint(struct sim_ctx *c, nvmlDevice_t d, enum mig_query q
 }
 
 SIM_API nvmlReturn_t nvmlDeviceIsMigDeviceHandle(nvmlDevice_t device, unsigned int *isMigDevice) {
-  API_CALL(nvmlDeviceIsMigDeviceHandle, SIM_READ, mig_uint(&ctx_, device, MQ_IS_MIG, isMigDevice));
+  API_CALL_ON(nvmlDeviceIsMigDeviceHandle, SIM_READ, device, mig_uint(&ctx_, device, MQ_IS_MIG, isMigDevice));
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t device, unsigned int *id) {
-  API_CALL(nvmlDeviceGetGpuInstanceId, SIM_READ, mig_uint(&ctx_, device, MQ_GI_ID, id));
+  API_CALL_ON(nvmlDeviceGetGpuInstanceId, SIM_READ, device, mig_uint(&ctx_, device, MQ_GI_ID, id));
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t device, unsigned int *id) {
-  API_CALL(nvmlDeviceGetComputeInstanceId, SIM_READ, mig_uint(&ctx_, device, MQ_CI_ID, id));
+  API_CALL_ON(nvmlDeviceGetComputeInstanceId, SIM_READ, device, mig_uint(&ctx_, device, MQ_CI_ID, id));
 }
 
 static unsigned max_mig(const struct sim_gpu *g) {
@@ -306,7 +306,7 @@ static nvmlReturn_t max_mig_count(struct sim_ctx *c, nvmlDevice_t d, unsigned *c
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int *count) {
-  API_CALL(nvmlDeviceGetMaxMigDeviceCount, SIM_READ, max_mig_count(&ctx_, device, count));
+  API_CALL_ON(nvmlDeviceGetMaxMigDeviceCount, SIM_READ, device, max_mig_count(&ctx_, device, count));
 }
 
 static nvmlReturn_t mig_by_index(struct sim_ctx *c, nvmlDevice_t d, unsigned index, nvmlDevice_t *out) {
@@ -324,7 +324,7 @@ static nvmlReturn_t mig_by_index(struct sim_ctx *c, nvmlDevice_t d, unsigned ind
 
 SIM_API nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned int index,
                                                          nvmlDevice_t *migDevice) {
-  API_CALL(nvmlDeviceGetMigDeviceHandleByIndex, SIM_READ, mig_by_index(&ctx_, device, index, migDevice));
+  API_CALL_ON(nvmlDeviceGetMigDeviceHandleByIndex, SIM_READ, device, mig_by_index(&ctx_, device, index, migDevice));
 }
 
 static nvmlReturn_t parent_of(struct sim_ctx *c, nvmlDevice_t d, nvmlDevice_t *out) {
@@ -337,7 +337,7 @@ static nvmlReturn_t parent_of(struct sim_ctx *c, nvmlDevice_t d, nvmlDevice_t *o
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetDeviceHandleFromMigDeviceHandle(nvmlDevice_t migDevice, nvmlDevice_t *device) {
-  API_CALL(nvmlDeviceGetDeviceHandleFromMigDeviceHandle, SIM_READ, parent_of(&ctx_, migDevice, device));
+  API_CALL_ON(nvmlDeviceGetDeviceHandleFromMigDeviceHandle, SIM_READ, migDevice, parent_of(&ctx_, migDevice, device));
 }
 
 static nvmlReturn_t attributes(struct sim_ctx *c, nvmlDevice_t d, nvmlDeviceAttributes_t *a) {
@@ -362,5 +362,5 @@ static nvmlReturn_t attributes(struct sim_ctx *c, nvmlDevice_t d, nvmlDeviceAttr
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetAttributes_v2(nvmlDevice_t device, nvmlDeviceAttributes_t *attributes_out) {
-  API_CALL(nvmlDeviceGetAttributes_v2, SIM_READ, attributes(&ctx_, device, attributes_out));
+  API_CALL_ON(nvmlDeviceGetAttributes_v2, SIM_READ, device, attributes(&ctx_, device, attributes_out));
 }

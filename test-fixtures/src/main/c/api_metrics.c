@@ -36,7 +36,7 @@ static nvmlReturn_t memory_v1(struct sim_ctx *c, nvmlDevice_t d, nvmlMemory_t *m
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory) {
-  API_CALL(nvmlDeviceGetMemoryInfo, SIM_READ, memory_v1(&ctx_, device, memory));
+  API_CALL_ON(nvmlDeviceGetMemoryInfo, SIM_READ, device, memory_v1(&ctx_, device, memory));
 }
 
 static nvmlReturn_t memory_v2(struct sim_ctx *c, nvmlDevice_t d, nvmlMemory_v2_t *m) {
@@ -54,7 +54,7 @@ static nvmlReturn_t memory_v2(struct sim_ctx *c, nvmlDevice_t d, nvmlMemory_v2_t
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *memory) {
-  API_CALL(nvmlDeviceGetMemoryInfo_v2, SIM_READ, memory_v2(&ctx_, device, memory));
+  API_CALL_ON(nvmlDeviceGetMemoryInfo_v2, SIM_READ, device, memory_v2(&ctx_, device, memory));
 }
 
 /* Resolves a physical GPU with MIG off (utilisation calls are not supported otherwise). */
@@ -77,7 +77,7 @@ static nvmlReturn_t utilization_rates(struct sim_ctx *c, nvmlDevice_t d, nvmlUti
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization) {
-  API_CALL(nvmlDeviceGetUtilizationRates, SIM_READ, utilization_rates(&ctx_, device, utilization));
+  API_CALL_ON(nvmlDeviceGetUtilizationRates, SIM_READ, device, utilization_rates(&ctx_, device, utilization));
 }
 
 static nvmlReturn_t running_processes(struct sim_ctx *c, nvmlDevice_t d, unsigned *count,
@@ -119,13 +119,13 @@ static nvmlReturn_t running_processes(struct sim_ctx *c, nvmlDevice_t d, unsigne
 
 SIM_API nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *infoCount,
                                                              nvmlProcessInfo_t *infos) {
-  API_CALL(nvmlDeviceGetComputeRunningProcesses_v3, SIM_READ,
+  API_CALL_ON(nvmlDeviceGetComputeRunningProcesses_v3, SIM_READ, device,
            running_processes(&ctx_, device, infoCount, infos, 0));
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *infoCount,
                                                                 nvmlProcessInfo_t *infos) {
-  API_CALL(nvmlDeviceGetMPSComputeRunningProcesses_v3, SIM_READ,
+  API_CALL_ON(nvmlDeviceGetMPSComputeRunningProcesses_v3, SIM_READ, device,
            running_processes(&ctx_, device, infoCount, infos, 1));
 }
 
@@ -185,7 +185,7 @@ static nvmlReturn_t process_utilization(struct sim_ctx *c, nvmlDevice_t d, nvmlP
 SIM_API nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization,
                                                      unsigned int *processSamplesCount,
                                                      unsigned long long lastSeenTimeStamp) {
-  API_CALL(nvmlDeviceGetProcessUtilization, SIM_READ,
+  API_CALL_ON(nvmlDeviceGetProcessUtilization, SIM_READ, device,
            process_utilization(&ctx_, device, utilization, processSamplesCount, lastSeenTimeStamp));
 }
 
@@ -219,7 +219,7 @@ static nvmlReturn_t processes_utilization_info(struct sim_ctx *c, nvmlDevice_t d
 
 SIM_API nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(nvmlDevice_t device,
                                                            nvmlProcessesUtilizationInfo_t *procesesUtilInfo) {
-  API_CALL(nvmlDeviceGetProcessesUtilizationInfo, SIM_READ,
+  API_CALL_ON(nvmlDeviceGetProcessesUtilizationInfo, SIM_READ, device,
            processes_utilization_info(&ctx_, device, procesesUtilInfo));
 }
 
@@ -240,7 +240,7 @@ static nvmlReturn_t power_usage(struct sim_ctx *c, nvmlDevice_t d, unsigned *mw)
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power) {
-  API_CALL(nvmlDeviceGetPowerUsage, SIM_READ, power_usage(&ctx_, device, power));
+  API_CALL_ON(nvmlDeviceGetPowerUsage, SIM_READ, device, power_usage(&ctx_, device, power));
 }
 
 static nvmlReturn_t temperature(struct sim_ctx *c, nvmlDevice_t d, unsigned sensor, int *out) {
@@ -262,7 +262,7 @@ static nvmlReturn_t temperature_v1(struct sim_ctx *c, nvmlDevice_t d, nvmlTemper
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t device, nvmlTemperature_t *temp) {
-  API_CALL(nvmlDeviceGetTemperatureV, SIM_READ, temperature_v1(&ctx_, device, temp));
+  API_CALL_ON(nvmlDeviceGetTemperatureV, SIM_READ, device, temperature_v1(&ctx_, device, temp));
 }
 
 static nvmlReturn_t temperature_old(struct sim_ctx *c, nvmlDevice_t d, unsigned sensor, unsigned *out) {
@@ -279,7 +279,7 @@ static nvmlReturn_t temperature_old(struct sim_ctx *c, nvmlDevice_t d, unsigned 
 
 SIM_API nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, nvmlTemperatureSensors_t sensorType,
                                               unsigned int *temp) {
-  API_CALL(nvmlDeviceGetTemperature, SIM_READ, temperature_old(&ctx_, device, (unsigned)sensorType, temp));
+  API_CALL_ON(nvmlDeviceGetTemperature, SIM_READ, device, temperature_old(&ctx_, device, (unsigned)sensorType, temp));
 }
 
 static nvmlReturn_t field_values(struct sim_ctx *c, nvmlDevice_t d, int count, nvmlFieldValue_t *v) {
@@ -309,7 +309,7 @@ static nvmlReturn_t field_values(struct sim_ctx *c, nvmlDevice_t d, int count, n
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values) {
-  API_CALL(nvmlDeviceGetFieldValues, SIM_READ, field_values(&ctx_, device, valuesCount, values));
+  API_CALL_ON(nvmlDeviceGetFieldValues, SIM_READ, device, field_values(&ctx_, device, valuesCount, values));
 }
 
 static nvmlReturn_t get_compute_mode(struct sim_ctx *c, nvmlDevice_t d, nvmlComputeMode_t *mode) {
@@ -322,7 +322,7 @@ static nvmlReturn_t get_compute_mode(struct sim_ctx *c, nvmlDevice_t d, nvmlComp
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device, nvmlComputeMode_t *mode) {
-  API_CALL(nvmlDeviceGetComputeMode, SIM_READ, get_compute_mode(&ctx_, device, mode));
+  API_CALL_ON(nvmlDeviceGetComputeMode, SIM_READ, device, get_compute_mode(&ctx_, device, mode));
 }
 
 static nvmlReturn_t set_compute_mode(struct sim_ctx *c, nvmlDevice_t d, unsigned mode) {
@@ -342,5 +342,5 @@ static nvmlReturn_t set_compute_mode(struct sim_ctx *c, nvmlDevice_t d, unsigned
 }
 
 SIM_API nvmlReturn_t nvmlDeviceSetComputeMode(nvmlDevice_t device, nvmlComputeMode_t mode) {
-  API_CALL(nvmlDeviceSetComputeMode, SIM_WRITE | SIM_CHANGES, set_compute_mode(&ctx_, device, (unsigned)mode));
+  API_CALL_ON(nvmlDeviceSetComputeMode, SIM_WRITE | SIM_CHANGES, device, set_compute_mode(&ctx_, device, (unsigned)mode));
 }

@@ -22,7 +22,7 @@ static nvmlReturn_t get_mig_mode(struct sim_ctx *c, nvmlDevice_t d, unsigned *cu
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *currentMode, unsigned int *pendingMode) {
-  API_CALL(nvmlDeviceGetMigMode, SIM_READ, get_mig_mode(&ctx_, device, currentMode, pendingMode));
+  API_CALL_ON(nvmlDeviceGetMigMode, SIM_READ, device, get_mig_mode(&ctx_, device, currentMode, pendingMode));
 }
 
 static nvmlReturn_t set_mig_mode(struct sim_ctx *c, nvmlDevice_t d, unsigned mode, nvmlReturn_t *activation) {
@@ -55,7 +55,7 @@ static nvmlReturn_t set_mig_mode(struct sim_ctx *c, nvmlDevice_t d, unsigned mod
 }
 
 SIM_API nvmlReturn_t nvmlDeviceSetMigMode(nvmlDevice_t device, unsigned int mode, nvmlReturn_t *activationStatus) {
-  API_CALL(nvmlDeviceSetMigMode, SIM_WRITE | SIM_CHANGES, set_mig_mode(&ctx_, device, mode, activationStatus));
+  API_CALL_ON(nvmlDeviceSetMigMode, SIM_WRITE | SIM_CHANGES, device, set_mig_mode(&ctx_, device, mode, activationStatus));
 }
 
 static void fill_gi_info(const struct sim_gi_profile *p, nvmlGpuInstanceProfileInfo_t *o) {
@@ -87,7 +87,7 @@ static nvmlReturn_t gi_profile_info(struct sim_ctx *c, nvmlDevice_t d, unsigned 
 
 SIM_API nvmlReturn_t nvmlDeviceGetGpuInstanceProfileInfo(nvmlDevice_t device, unsigned int profile,
                                                          nvmlGpuInstanceProfileInfo_t *info) {
-  API_CALL(nvmlDeviceGetGpuInstanceProfileInfo, SIM_READ, gi_profile_info(&ctx_, device, profile, info));
+  API_CALL_ON(nvmlDeviceGetGpuInstanceProfileInfo, SIM_READ, device, gi_profile_info(&ctx_, device, profile, info));
 }
 
 /* The ...V calls: v2 and v3 structs (same size); need MIG enabled. by_id selects the lookup. */
@@ -143,12 +143,12 @@ static nvmlReturn_t gi_profile_info_v(struct sim_ctx *c, nvmlDevice_t d, unsigne
 
 SIM_API nvmlReturn_t nvmlDeviceGetGpuInstanceProfileInfoV(nvmlDevice_t device, unsigned int profile,
                                                           nvmlGpuInstanceProfileInfo_v2_t *info) {
-  API_CALL(nvmlDeviceGetGpuInstanceProfileInfoV, SIM_READ, gi_profile_info_v(&ctx_, device, profile, 0, info));
+  API_CALL_ON(nvmlDeviceGetGpuInstanceProfileInfoV, SIM_READ, device, gi_profile_info_v(&ctx_, device, profile, 0, info));
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetGpuInstanceProfileInfoByIdV(nvmlDevice_t device, unsigned int profileId,
                                                               nvmlGpuInstanceProfileInfo_v2_t *info) {
-  API_CALL(nvmlDeviceGetGpuInstanceProfileInfoByIdV, SIM_READ,
+  API_CALL_ON(nvmlDeviceGetGpuInstanceProfileInfoByIdV, SIM_READ, device,
            gi_profile_info_v(&ctx_, device, profileId, 1, info));
 }
 
@@ -180,7 +180,7 @@ static nvmlReturn_t gi_placements(struct sim_ctx *c, nvmlDevice_t d, unsigned pr
 SIM_API nvmlReturn_t nvmlDeviceGetGpuInstancePossiblePlacements_v2(nvmlDevice_t device, unsigned int profileId,
                                                                    nvmlGpuInstancePlacement_t *placements,
                                                                    unsigned int *count) {
-  API_CALL(nvmlDeviceGetGpuInstancePossiblePlacements_v2, SIM_READ,
+  API_CALL_ON(nvmlDeviceGetGpuInstancePossiblePlacements_v2, SIM_READ, device,
            gi_placements(&ctx_, device, profileId, placements, count));
 }
 
@@ -196,7 +196,7 @@ static nvmlReturn_t gi_capacity(struct sim_ctx *c, nvmlDevice_t d, unsigned prof
 
 SIM_API nvmlReturn_t nvmlDeviceGetGpuInstanceRemainingCapacity(nvmlDevice_t device, unsigned int profileId,
                                                                unsigned int *count) {
-  API_CALL(nvmlDeviceGetGpuInstanceRemainingCapacity, SIM_READ, gi_capacity(&ctx_, device, profileId, count));
+  API_CALL_ON(nvmlDeviceGetGpuInstanceRemainingCapacity, SIM_READ, device, gi_capacity(&ctx_, device, profileId, count));
 }
 
 static nvmlReturn_t create_gi(struct sim_ctx *c, nvmlDevice_t d, unsigned profile_id,
@@ -223,14 +223,14 @@ static nvmlReturn_t create_gi(struct sim_ctx *c, nvmlDevice_t d, unsigned profil
 
 SIM_API nvmlReturn_t nvmlDeviceCreateGpuInstance(nvmlDevice_t device, unsigned int profileId,
                                                  nvmlGpuInstance_t *gpuInstance) {
-  API_CALL(nvmlDeviceCreateGpuInstance, SIM_WRITE | SIM_CHANGES,
+  API_CALL_ON(nvmlDeviceCreateGpuInstance, SIM_WRITE | SIM_CHANGES, device,
            create_gi(&ctx_, device, profileId, NULL, 0, gpuInstance));
 }
 
 SIM_API nvmlReturn_t nvmlDeviceCreateGpuInstanceWithPlacement(nvmlDevice_t device, unsigned int profileId,
                                                               const nvmlGpuInstancePlacement_t *placement,
                                                               nvmlGpuInstance_t *gpuInstance) {
-  API_CALL(nvmlDeviceCreateGpuInstanceWithPlacement, SIM_WRITE | SIM_CHANGES,
+  API_CALL_ON(nvmlDeviceCreateGpuInstanceWithPlacement, SIM_WRITE | SIM_CHANGES, device,
            create_gi(&ctx_, device, profileId, placement, 1, gpuInstance));
 }
 
@@ -245,7 +245,7 @@ static nvmlReturn_t destroy_gi(struct sim_ctx *c, nvmlGpuInstance_t h) {
 }
 
 SIM_API nvmlReturn_t nvmlGpuInstanceDestroy(nvmlGpuInstance_t gpuInstance) {
-  API_CALL(nvmlGpuInstanceDestroy, SIM_WRITE | SIM_CHANGES, destroy_gi(&ctx_, gpuInstance));
+  API_CALL_ON(nvmlGpuInstanceDestroy, SIM_WRITE | SIM_CHANGES, gpuInstance, destroy_gi(&ctx_, gpuInstance));
 }
 
 static nvmlReturn_t list_gis(struct sim_ctx *c, nvmlDevice_t d, unsigned profile_id, nvmlGpuInstance_t *out,
@@ -267,7 +267,7 @@ static nvmlReturn_t list_gis(struct sim_ctx *c, nvmlDevice_t d, unsigned profile
 
 SIM_API nvmlReturn_t nvmlDeviceGetGpuInstances(nvmlDevice_t device, unsigned int profileId,
                                                nvmlGpuInstance_t *gpuInstances, unsigned int *count) {
-  API_CALL(nvmlDeviceGetGpuInstances, SIM_READ, list_gis(&ctx_, device, profileId, gpuInstances, count));
+  API_CALL_ON(nvmlDeviceGetGpuInstances, SIM_READ, device, list_gis(&ctx_, device, profileId, gpuInstances, count));
 }
 
 static nvmlReturn_t gi_by_id(struct sim_ctx *c, nvmlDevice_t d, unsigned id, nvmlGpuInstance_t *out) {
@@ -284,7 +284,7 @@ static nvmlReturn_t gi_by_id(struct sim_ctx *c, nvmlDevice_t d, unsigned id, nvm
 
 SIM_API nvmlReturn_t nvmlDeviceGetGpuInstanceById(nvmlDevice_t device, unsigned int id,
                                                   nvmlGpuInstance_t *gpuInstance) {
-  API_CALL(nvmlDeviceGetGpuInstanceById, SIM_READ, gi_by_id(&ctx_, device, id, gpuInstance));
+  API_CALL_ON(nvmlDeviceGetGpuInstanceById, SIM_READ, device, gi_by_id(&ctx_, device, id, gpuInstance));
 }
 
 static nvmlReturn_t gi_info(struct sim_ctx *c, nvmlGpuInstance_t h, nvmlGpuInstanceInfo_t *info) {
@@ -302,5 +302,5 @@ static nvmlReturn_t gi_info(struct sim_ctx *c, nvmlGpuInstance_t h, nvmlGpuInsta
 }
 
 SIM_API nvmlReturn_t nvmlGpuInstanceGetInfo(nvmlGpuInstance_t gpuInstance, nvmlGpuInstanceInfo_t *info) {
-  API_CALL(nvmlGpuInstanceGetInfo, SIM_READ, gi_info(&ctx_, gpuInstance, info));
+  API_CALL_ON(nvmlGpuInstanceGetInfo, SIM_READ, gpuInstance, gi_info(&ctx_, gpuInstance, info));
 }

@@ -124,7 +124,7 @@ static nvmlReturn_t handle_by_index(struct sim_ctx *c, unsigned index, nvmlDevic
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) {
-  API_CALL(nvmlDeviceGetHandleByIndex_v2, SIM_READ, handle_by_index(&ctx_, index, device));
+  API_CALL_GPU(nvmlDeviceGetHandleByIndex_v2, SIM_READ, index, handle_by_index(&ctx_, index, device));
 }
 
 static nvmlReturn_t handle_by_uuid(struct sim_ctx *c, const char *uuid, nvmlDevice_t *out) {
@@ -221,7 +221,7 @@ static nvmlReturn_t device_index(struct sim_ctx *c, nvmlDevice_t d, unsigned *ou
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int *index) {
-  API_CALL(nvmlDeviceGetIndex, SIM_READ, device_index(&ctx_, device, index));
+  API_CALL_ON(nvmlDeviceGetIndex, SIM_READ, device, device_index(&ctx_, device, index));
 }
 
 static nvmlReturn_t device_uuid(struct sim_ctx *c, nvmlDevice_t d, char *out, unsigned len) {
@@ -235,7 +235,7 @@ static nvmlReturn_t device_uuid(struct sim_ctx *c, nvmlDevice_t d, char *out, un
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length) {
-  API_CALL(nvmlDeviceGetUUID, SIM_READ, device_uuid(&ctx_, device, uuid, length));
+  API_CALL_ON(nvmlDeviceGetUUID, SIM_READ, device, device_uuid(&ctx_, device, uuid, length));
 }
 
 static nvmlReturn_t device_name(struct sim_ctx *c, nvmlDevice_t d, char *out, unsigned len) {
@@ -254,7 +254,7 @@ static nvmlReturn_t device_name(struct sim_ctx *c, nvmlDevice_t d, char *out, un
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length) {
-  API_CALL(nvmlDeviceGetName, SIM_READ, device_name(&ctx_, device, name, length));
+  API_CALL_ON(nvmlDeviceGetName, SIM_READ, device, device_name(&ctx_, device, name, length));
 }
 
 static nvmlReturn_t pci_info(struct sim_ctx *c, nvmlDevice_t d, nvmlPciInfo_t *pci) {
@@ -275,7 +275,7 @@ static nvmlReturn_t pci_info(struct sim_ctx *c, nvmlDevice_t d, nvmlPciInfo_t *p
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci) {
-  API_CALL(nvmlDeviceGetPciInfo_v3, SIM_READ, pci_info(&ctx_, device, pci));
+  API_CALL_ON(nvmlDeviceGetPciInfo_v3, SIM_READ, device, pci_info(&ctx_, device, pci));
 }
 
 enum dev_uint_query { Q_MINOR, Q_ARCH, Q_PERSISTENCE };
@@ -294,15 +294,15 @@ static nvmlReturn_t device_uint(struct sim_ctx *c, nvmlDevice_t d, enum dev_uint
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t device, unsigned int *minorNumber) {
-  API_CALL(nvmlDeviceGetMinorNumber, SIM_READ, device_uint(&ctx_, device, Q_MINOR, minorNumber));
+  API_CALL_ON(nvmlDeviceGetMinorNumber, SIM_READ, device, device_uint(&ctx_, device, Q_MINOR, minorNumber));
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t device, nvmlDeviceArchitecture_t *arch) {
-  API_CALL(nvmlDeviceGetArchitecture, SIM_READ, device_uint(&ctx_, device, Q_ARCH, arch));
+  API_CALL_ON(nvmlDeviceGetArchitecture, SIM_READ, device, device_uint(&ctx_, device, Q_ARCH, arch));
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, nvmlEnableState_t *mode) {
-  API_CALL(nvmlDeviceGetPersistenceMode, SIM_READ,
+  API_CALL_ON(nvmlDeviceGetPersistenceMode, SIM_READ, device,
            device_uint(&ctx_, device, Q_PERSISTENCE, (unsigned *)(void *)mode));
 }
 
@@ -317,5 +317,5 @@ static nvmlReturn_t compute_capability(struct sim_ctx *c, nvmlDevice_t d, int *m
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor) {
-  API_CALL(nvmlDeviceGetCudaComputeCapability, SIM_READ, compute_capability(&ctx_, device, major, minor));
+  API_CALL_ON(nvmlDeviceGetCudaComputeCapability, SIM_READ, device, compute_capability(&ctx_, device, major, minor));
 }

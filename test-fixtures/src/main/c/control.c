@@ -17,7 +17,7 @@
 #define USAGE_RESET "reset --gpu N"
 #define USAGE_PASSTHROUGH "passthrough --gpu N on|off"
 #define USAGE_XID "xid --gpu N [--gi ID] --xid CODE"
-#define USAGE_FAULTS "faults 'function[#N]=NVML_ERROR_NAME|KILL;...'   (empty SPEC clears)"
+#define USAGE_FAULTS "faults 'function[@I][#N]=NVML_ERROR_NAME|KILL;...'   (empty SPEC clears)"
 #define USAGE_LATENCY "latency MS"
 #define USAGE_STATE "state FILE|-"
 

@@ -73,7 +73,7 @@ static nvmlReturn_t supported_types(struct sim_ctx *c, nvmlDevice_t d, unsigned 
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetSupportedEventTypes(nvmlDevice_t device, unsigned long long *eventTypes) {
-  API_CALL(nvmlDeviceGetSupportedEventTypes, SIM_READ, supported_types(&ctx_, device, eventTypes));
+  API_CALL_ON(nvmlDeviceGetSupportedEventTypes, SIM_READ, device, supported_types(&ctx_, device, eventTypes));
 }
 
 static nvmlReturn_t register_events(struct sim_ctx *c, nvmlDevice_t d, unsigned long long types, nvmlEventSet_t s) {
@@ -90,7 +90,7 @@ static nvmlReturn_t register_events(struct sim_ctx *c, nvmlDevice_t d, unsigned 
 }
 
 SIM_API nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set) {
-  API_CALL(nvmlDeviceRegisterEvents, SIM_READ, register_events(&ctx_, device, eventTypes, set));
+  API_CALL_ON(nvmlDeviceRegisterEvents, SIM_READ, device, register_events(&ctx_, device, eventTypes, set));
 }
 
 /* SUCCESS with data filled, TIMEOUT when nothing is queued, INVALID_ARGUMENT for a bad set. */

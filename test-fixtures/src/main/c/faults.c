@@ -1,6 +1,8 @@
 /*
- * Fault injection: "function[#N]=NVML_ERROR_NAME" or "function[#N]=KILL", separated by ';'.
- * N counts that function's calls in this library copy, from 1; without #N every call fails.
+ * Fault injection: "function[@I][#N]=NVML_ERROR_NAME" or "...=KILL", separated by ';'.
+ * With @I an entry matches only calls aimed at GPU index I (its MIG devices, GPU and compute
+ * instances included) and N counts that function's calls on that GPU; without @I, N counts that
+ * function's calls in this library copy. From 1; without #N every matching call fails.
  * Counters and table are guarded by sim_mu (callers hold it).
  */
 #include <ctype.h>
@@ -15,6 +17,7 @@
 
 struct fault {
   enum sim_fn fn;
+  unsigned gpu;         /* SIM_INVALID_ID = any GPU, N counted over the process */
   unsigned long long n; /* 0 = every call */
   int kill;
   nvmlReturn_t code;
@@ -23,6 +26,7 @@ struct fault {
 static struct fault table[SIM_MAX_FAULTS];
 static unsigned nfaults;
 static unsigned long long counts[FN_COUNT];
+static unsigned long long gpu_counts[FN_COUNT][SIM_MAX_GPUS];
 static int env_loaded;
 static unsigned latency;
 
@@ -144,22 +148,33 @@ static char *trim(char *s) {
 
 static int parse_entry(char *e, struct fault *f, char *err, size_t errlen) {
   memset(f, 0, sizeof(*f));
+  f->gpu = SIM_INVALID_ID;
   char *eq = strchr(e, '=');
   if (eq == NULL) {
-    snprintf(err, errlen, "fault entry \"%s\" lacks '=' (expected function[#N]=NVML_ERROR_NAME|KILL)", e);
+    snprintf(err, errlen,
+             "fault entry \"%s\" lacks '=' (expected function[@I][#N]=NVML_ERROR_NAME|KILL)", e);
     return -1;
   }
   *eq = '\0';
   char *name = trim(e), *action = trim(eq + 1);
   char *hash = strchr(name, '#');
-  if (hash != NULL) {
-    *hash = '\0';
-    if (sim_parse_u64(trim(hash + 1), &f->n) != 0 || f->n == 0) {
-      snprintf(err, errlen, "fault entry for %s: call number must be a positive integer", name);
-      return -1;
-    }
-    name = trim(name);
+  if (hash != NULL) *hash = '\0';
+  char *at = strchr(name, '@');
+  if (at != NULL) *at = '\0';
+  if (hash != NULL && (sim_parse_u64(trim(hash + 1), &f->n) != 0 || f->n == 0)) {
+    snprintf(err, errlen, "fault entry for %s: call number must be a positive integer", trim(name));
+    return -1;
   }
+  if (at != NULL && (sim_parse_uint(trim(at + 1), &f->gpu) != 0 || f->gpu >= SIM_MAX_GPUS)) {
+    snprintf(err, errlen, "fault entry for %s: GPU index after @ must be 0..%d", trim(name),
+             SIM_MAX_GPUS - 1);
+    return -1;
+  }
+  if (hash != NULL && at != NULL && at > hash) {
+    snprintf(err, errlen, "fault entry for %s: write @I before #N", trim(name));
+    return -1;
+  }
+  name = trim(name);
   if (strcmp(name, "nvmlErrorString") == 0) {
     snprintf(err, errlen, "nvmlErrorString cannot be faulted");
     return -1;
@@ -209,11 +224,12 @@ int sim_faults_set(const char *spec, int strict, char *err, size_t errlen) {
   memcpy(table, parsed, sizeof(parsed[0]) * n);
   nfaults = n;
   memset(counts, 0, sizeof(counts));
+  memset(gpu_counts, 0, sizeof(gpu_counts));
   env_loaded = 1;
   return 0;
 }
 
-int sim_fault_check(enum sim_fn fn, nvmlReturn_t *rc, int *kill_after) {
+int sim_fault_check(enum sim_fn fn, unsigned gpu, nvmlReturn_t *rc, int *kill_after) {
   if (!env_loaded) {
     env_loaded = 1;
     const char *spec = getenv("NVML_SIM_FAULTS");
@@ -221,10 +237,13 @@ int sim_fault_check(enum sim_fn fn, nvmlReturn_t *rc, int *kill_after) {
     if (spec != NULL && *spec != '\0') sim_faults_set(spec, 0, err, sizeof(err));
   }
   unsigned long long n = ++counts[fn];
+  unsigned long long on_gpu = gpu < SIM_MAX_GPUS ? ++gpu_counts[fn][gpu] : 0;
   const struct fault *hit = NULL;
   for (unsigned i = 0; i < nfaults; i++) {
     if (table[i].fn != fn) continue;
-    if (table[i].n == n) {
+    if (table[i].gpu != SIM_INVALID_ID && table[i].gpu != gpu) continue;
+    unsigned long long count = table[i].gpu == SIM_INVALID_ID ? n : on_gpu;
+    if (table[i].n == count) {
       hit = &table[i];
       break;
     }

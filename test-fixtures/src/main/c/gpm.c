@@ -50,7 +50,7 @@ static nvmlReturn_t query_support(struct sim_ctx *c, nvmlDevice_t d, nvmlGpmSupp
 }
 
 SIM_API nvmlReturn_t nvmlGpmQueryDeviceSupport(nvmlDevice_t device, nvmlGpmSupport_t *gpmSupport) {
-  API_CALL(nvmlGpmQueryDeviceSupport, SIM_READ, query_support(&ctx_, device, gpmSupport));
+  API_CALL_ON(nvmlGpmQueryDeviceSupport, SIM_READ, device, query_support(&ctx_, device, gpmSupport));
 }
 
 static nvmlReturn_t sample_alloc(nvmlGpmSample_t *out) {
@@ -106,7 +106,7 @@ static nvmlReturn_t sample_get(struct sim_ctx *c, nvmlDevice_t d, nvmlGpmSample_
 }
 
 SIM_API nvmlReturn_t nvmlGpmSampleGet(nvmlDevice_t device, nvmlGpmSample_t gpmSample) {
-  API_CALL(nvmlGpmSampleGet, SIM_READ, sample_get(&ctx_, device, gpmSample));
+  API_CALL_ON(nvmlGpmSampleGet, SIM_READ, device, sample_get(&ctx_, device, gpmSample));
 }
 
 static nvmlReturn_t mig_sample_get(struct sim_ctx *c, nvmlDevice_t d, unsigned gi_id, nvmlGpmSample_t h) {
@@ -128,7 +128,7 @@ static nvmlReturn_t mig_sample_get(struct sim_ctx *c, nvmlDevice_t d, unsigned g
 }
 
 SIM_API nvmlReturn_t nvmlGpmMigSampleGet(nvmlDevice_t device, unsigned int gpuInstanceId, nvmlGpmSample_t gpmSample) {
-  API_CALL(nvmlGpmMigSampleGet, SIM_READ, mig_sample_get(&ctx_, device, gpuInstanceId, gpmSample));
+  API_CALL_ON(nvmlGpmMigSampleGet, SIM_READ, device, mig_sample_get(&ctx_, device, gpuInstanceId, gpmSample));
 }
 
 static int metric_known(unsigned id) {

@@ -9,6 +9,12 @@
  */
 #include "sim.h"
 
+unsigned sim_handle_gpu(uint64_t h) {
+  unsigned kind = (unsigned)(h >> 61);
+  if (kind < HK_GPU || kind > HK_CI) return SIM_INVALID_ID;
+  return (unsigned)(h >> 56) & 0x1Fu;
+}
+
 uint64_t sim_handle_make(enum sim_kind kind, unsigned idx, unsigned gi, unsigned ci,
                          unsigned long long serial) {
   return ((uint64_t)kind << 61) | ((uint64_t)(idx & 0x1Fu) << 56) |

@@ -91,6 +91,13 @@ static int parse_model(char **f, unsigned nf) {
   char *name = field_value(kv, (unsigned)n, "name");
   char *pci = field_value(kv, (unsigned)n, "pci");
   char *cc = field_value(kv, (unsigned)n, "cc");
+  char *gi_ids = field_value(kv, (unsigned)n, "gi_ids");
+  if (gi_ids == NULL) return -1;
+  if (strcmp(gi_ids, "none") == 0) m->gi_ids = SIM_GI_IDS_NONE;
+  else if (strcmp(gi_ids, "direct") == 0) m->gi_ids = SIM_GI_IDS_DIRECT;
+  else if (strcmp(gi_ids, "swapped") == 0) m->gi_ids = SIM_GI_IDS_SWAPPED;
+  else if (strcmp(gi_ids, "a30") == 0) m->gi_ids = SIM_GI_IDS_A30;
+  else return -1;
   if (name == NULL || pci == NULL || cc == NULL || strlen(f[1]) >= sizeof(m->key) ||
       strlen(name) >= sizeof(m->name) || !num_field(kv, (unsigned)n, "arch", &m->arch) ||
       !num_field(kv, (unsigned)n, "memory_mib", &mem) || !num_field(kv, (unsigned)n, "sm", &m->sm) ||
@@ -103,6 +110,7 @@ static int parse_model(char **f, unsigned nf) {
   m->mem_mib = mem;
   m->mig = mig != 0;
   if (m->mig && (m->mem_slices == 0 || m->mem_slices > 31)) return -1;
+  if (m->mig != (m->gi_ids != SIM_GI_IDS_NONE)) return -1;
   nmodels++;
   return 0;
 }
@@ -198,10 +206,16 @@ static void parse_all(void) {
     const struct sim_model *m = &models[i];
     if (m->mig && m->ngi == 0)
       snprintf(models_err, sizeof(models_err), "model %.31s has MIG but no GPU-instance profile", m->key);
-    for (unsigned j = 0; j < m->ngi; j++)
+    for (unsigned j = 0; j < m->ngi; j++) {
       if (m->gi[j].nci == 0)
         snprintf(models_err, sizeof(models_err), "model %.31s profile %.31s has no compute-instance profile",
                  m->key, m->gi[j].name);
+      for (unsigned k = 0; k < m->gi[j].nplacements; k++)
+        if (sim_gi_id_for(m, m->gi[j].pl[k]) == SIM_INVALID_ID)
+          snprintf(models_err, sizeof(models_err),
+                   "model %.31s profile %.31s: placement %u:%u has no GPU-instance id under gi_ids",
+                   m->key, m->gi[j].name, m->gi[j].pl[k].start, m->gi[j].pl[k].size);
+    }
   }
   if (models_err[0] == '\0' && nmodels == 0)
     snprintf(models_err, sizeof(models_err), "embedded gpu-models.tsv has no model");

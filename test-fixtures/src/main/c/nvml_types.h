@@ -1,6 +1,7 @@
 /*
- * The NVML ABI subset the simulator exports, declared from the facts in
- * shared/reference/nvml-abi.json (sizes, offsets, constants). No NVIDIA header is used.
+ * The NVML ABI subset the simulator exports, declared from the ABI facts kept in
+ * nvml/src/test/resources/io/migd/nvml/ffm/nvml-abi.json (sizes, offsets, constants).
+ * No NVIDIA header is used.
  * The layouts are checked with static assertions at the end of this file.
  */
 #ifndef SIM_NVML_TYPES_H

@@ -86,6 +86,10 @@ struct sim_gi_profile {
   struct sim_ci_profile ci[SIM_MAX_CI_PROFILES];
 };
 
+/* How GPU-instance ids (the driver's partition numbers) follow from placements: gi_ids= of the
+   model line. */
+enum sim_gi_ids { SIM_GI_IDS_NONE, SIM_GI_IDS_DIRECT, SIM_GI_IDS_SWAPPED, SIM_GI_IDS_A30 };
+
 struct sim_model {
   char key[32];
   char name[96];
@@ -96,6 +100,7 @@ struct sim_model {
   unsigned sm;
   int mig;
   unsigned mem_slices;
+  enum sim_gi_ids gi_ids;
   unsigned compute_slices; /* largest GI profile's compute slices (7 or 4), 0 without MIG */
   unsigned ngi;
   struct sim_gi_profile gi[SIM_MAX_GI_PROFILES];
@@ -185,8 +190,10 @@ void sim_models_str(const struct sim_model *const *m, unsigned n, char *buf, siz
 int sim_state_format(const struct sim_state *st, struct sbuf *b);
 int sim_state_parse(struct sim_state *st, const char *text, char *err, size_t errlen);
 void sim_gpu_uuid(const struct sim_state *st, unsigned idx, char out[SIM_UUID_LEN]);
-void sim_mig_uuid(const struct sim_state *st, unsigned idx, unsigned long long serial,
+void sim_mig_uuid(const struct sim_state *st, unsigned idx, unsigned gi, unsigned ci,
                   char out[SIM_UUID_LEN]);
+/* sha1.c */
+void sim_sha1(const void *data, size_t len, unsigned char out[20]);
 unsigned sim_pci_bus(unsigned idx);
 unsigned long long sim_next_serial(struct sim_state *st);
 int sim_parse_u64(const char *s, unsigned long long *out);
@@ -212,6 +219,8 @@ enum { SIM_ACQ_NOCREATE = 0, SIM_ACQ_CREATE = 1, SIM_ACQ_OVERWRITE = 2 };
 
 /* store.c: call framing, persistence */
 int sim_enter(struct sim_ctx *c, enum sim_fn fn, int flags, nvmlReturn_t *rc);
+/* gpu: the GPU index the call is aimed at (for faults with @I), SIM_INVALID_ID when none */
+int sim_enter_on(struct sim_ctx *c, enum sim_fn fn, int flags, unsigned gpu, nvmlReturn_t *rc);
 nvmlReturn_t sim_leave(struct sim_ctx *c, nvmlReturn_t rc);
 int sim_reenter(struct sim_ctx *c, int flags, nvmlReturn_t *rc);
 void sim_pause(struct sim_ctx *c);
@@ -237,8 +246,29 @@ unsigned long long sim_env_seed(void);
     return sim_leave(&ctx_, rc_);                                 \
   } while (0)
 
+/* A call on a handle (device, MIG device, GPU or compute instance) counts for faults on its GPU. */
+#define API_CALL_ON(fn, flags, handle, expr)                                          \
+  do {                                                                                \
+    struct sim_ctx ctx_;                                                              \
+    nvmlReturn_t rc_;                                                                 \
+    if (!sim_enter_on(&ctx_, FN_##fn, (flags), sim_handle_gpu((uint64_t)(uintptr_t)(handle)), &rc_)) \
+      return rc_;                                                                     \
+    rc_ = (expr);                                                                     \
+    return sim_leave(&ctx_, rc_);                                                     \
+  } while (0)
+
+/* A call naming a GPU by its index. */
+#define API_CALL_GPU(fn, flags, index, expr)                                          \
+  do {                                                                                \
+    struct sim_ctx ctx_;                                                              \
+    nvmlReturn_t rc_;                                                                 \
+    if (!sim_enter_on(&ctx_, FN_##fn, (flags), (index), &rc_)) return rc_;            \
+    rc_ = (expr);                                                                     \
+    return sim_leave(&ctx_, rc_);                                                     \
+  } while (0)
+
 /* faults.c */
-int sim_fault_check(enum sim_fn fn, nvmlReturn_t *rc, int *kill);
+int sim_fault_check(enum sim_fn fn, unsigned gpu, nvmlReturn_t *rc, int *kill);
 int sim_faults_set(const char *spec, int strict, char *err, size_t errlen);
 unsigned sim_latency_ms(void);
 void sim_latency_set(unsigned ms);
@@ -253,6 +283,7 @@ struct sim_ref {
   struct sim_gi *gi;
   struct sim_ci *ci;
 };
+unsigned sim_handle_gpu(uint64_t h); /* GPU index of a device/GI/CI handle, else SIM_INVALID_ID */
 uint64_t sim_handle_make(enum sim_kind kind, unsigned idx, unsigned gi, unsigned ci,
                          unsigned long long serial);
 nvmlDevice_t sim_gpu_handle(const struct sim_state *st, unsigned idx);
@@ -267,6 +298,7 @@ nvmlReturn_t sim_resolve_gpu(struct sim_state *st, nvmlDevice_t d, struct sim_re
 nvmlReturn_t sim_copy_string(char *dst, unsigned len, const char *src);
 
 /* mig_rules.c */
+unsigned sim_gi_id_for(const struct sim_model *m, struct sim_placement pl); /* SIM_INVALID_ID: none */
 const struct sim_gi_profile *sim_gi_profile_of(const struct sim_gpu *g, const struct sim_gi *gi);
 const struct sim_ci_profile *sim_ci_profile_of(const struct sim_gpu *g, const struct sim_gi *gi,
                                                const struct sim_ci *ci);

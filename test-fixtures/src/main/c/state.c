@@ -34,11 +34,39 @@ void sim_gpu_uuid(const struct sim_state *st, unsigned idx, char out[SIM_UUID_LE
   format_uuid("GPU", a, b, out);
 }
 
-void sim_mig_uuid(const struct sim_state *st, unsigned idx, unsigned long long serial,
+static int hex_nibble(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/*
+ * As on real drivers, a MIG device's UUID depends only on its GPU and its (GPU-instance id,
+ * compute-instance id): RFC 4122 section 4.3 name-based UUID with SHA-1 (version 5), namespace =
+ * the 16 bytes of the GPU's UUID, name = "<gi>/<ci>" in ASCII.
+ */
+void sim_mig_uuid(const struct sim_state *st, unsigned idx, unsigned gi, unsigned ci,
                   char out[SIM_UUID_LEN]) {
-  uint64_t a = mix64(st->seed ^ mix64(0x4D49470000000000ull + idx) ^ mix64(serial * 0x9E37ull));
-  uint64_t b = mix64(a ^ 0x0F0F1E1E2D2D3C3Cull);
-  format_uuid("MIG", a, b, out);
+  char gpu[SIM_UUID_LEN];
+  sim_gpu_uuid(st, idx, gpu);
+  unsigned char buf[16 + 32];
+  unsigned n = 0;
+  for (const char *p = gpu + 4; *p != '\0' && n < 16; p++) {
+    if (*p == '-') continue;
+    int hi = hex_nibble(p[0]), lo = hex_nibble(p[1]);
+    if (hi < 0 || lo < 0) break;
+    buf[n++] = (unsigned char)(hi << 4 | lo);
+    p++;
+  }
+  int name_len = snprintf((char *)buf + 16, sizeof(buf) - 16, "%u/%u", gi, ci);
+  unsigned char h[20];
+  sim_sha1(buf, 16 + (size_t)name_len, h);
+  h[6] = (unsigned char)((h[6] & 0x0F) | 0x50); /* version 5 */
+  h[8] = (unsigned char)((h[8] & 0x3F) | 0x80); /* RFC 4122 variant */
+  snprintf(out, SIM_UUID_LEN,
+           "MIG-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", h[0], h[1],
+           h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12], h[13], h[14], h[15]);
 }
 
 /* PCI bus number of GPU idx: 0x07, 0x17, ..., 0xF7 (ascending, like NVML's index order). */

@@ -281,10 +281,14 @@ static void finish(int kill_after) {
 }
 
 int sim_enter(struct sim_ctx *c, enum sim_fn fn, int flags, nvmlReturn_t *rc) {
+  return sim_enter_on(c, fn, flags, SIM_INVALID_ID, rc);
+}
+
+int sim_enter_on(struct sim_ctx *c, enum sim_fn fn, int flags, unsigned gpu, nvmlReturn_t *rc) {
   pthread_mutex_lock(&sim_mu);
   sim_config_load();
   int kill_after = 0;
-  if (sim_fault_check(fn, rc, &kill_after)) {
+  if (sim_fault_check(fn, gpu, rc, &kill_after)) {
     finish(0);
     return 0;
   }
@@ -352,7 +356,7 @@ nvmlReturn_t sim_do_init(unsigned flags, enum sim_fn fn) {
   pthread_mutex_lock(&sim_mu);
   sim_config_load();
   int kill_after = 0;
-  if (sim_fault_check(fn, &rc, &kill_after)) {
+  if (sim_fault_check(fn, SIM_INVALID_ID, &rc, &kill_after)) {
     finish(0);
     return rc;
   }
@@ -428,7 +432,7 @@ nvmlReturn_t sim_do_shutdown(void) {
   pthread_mutex_lock(&sim_mu);
   sim_config_load();
   int kill_after = 0;
-  if (sim_fault_check(FN_nvmlShutdown, &rc, &kill_after)) {
+  if (sim_fault_check(FN_nvmlShutdown, SIM_INVALID_ID, &rc, &kill_after)) {
     finish(0);
     return rc;
   }

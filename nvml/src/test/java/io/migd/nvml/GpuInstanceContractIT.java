@@ -221,14 +221,14 @@ class GpuInstanceContractIT {
   }
 
   @Test
-  void createWithoutPlacementTakesTheLowestFreeStart() {
+  void createWithoutPlacementTakesTheDriversFirstFreeStart() {
     GpuModel h100 = GpuModelCatalog.builtIn().byKey("H100-SXM5-80GB").orElseThrow();
     DeviceHandle gpu = migEnabledGpu(h100);
     Nvml nvml = node.nvml;
     int oneG = h100.giProfile(io.migd.profiles.ProfileName.parse("1g.10gb")).orElseThrow().id();
-    nvml.createGpuInstance(gpu, oneG, new InstancePlacement(0, 1));
+    nvml.createGpuInstance(gpu, oneG, new InstancePlacement(6, 1));
     var second = nvml.createGpuInstance(gpu, oneG);
-    assertThat(nvml.gpuInstanceInfo(second).placement()).isEqualTo(new InstancePlacement(1, 1));
+    assertThat(nvml.gpuInstanceInfo(second).placement()).isEqualTo(new InstancePlacement(4, 1));
   }
 
   @Test

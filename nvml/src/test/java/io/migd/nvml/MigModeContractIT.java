@@ -6,7 +6,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The MIG mode paths of DESIGN.md section 8, as {@code activationStatus} and modes show them. */
+/** The MIG mode paths of the simulated driver, as {@code activationStatus} and modes show them. */
 class MigModeContractIT {
   private static SimNode node;
 

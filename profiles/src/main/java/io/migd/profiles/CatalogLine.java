@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class CatalogLine {
   static final List<String> MODEL_FIELDS =
-      List.of("name", "pci", "arch", "cc", "memory_mib", "sm", "mig", "memory_slices");
+      List.of("name", "pci", "arch", "cc", "memory_mib", "sm", "mig", "memory_slices", "gi_ids");
   static final List<String> GI_FIELDS =
       List.of(
           "index",

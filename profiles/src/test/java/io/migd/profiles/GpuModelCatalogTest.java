@@ -102,7 +102,7 @@ class GpuModelCatalogTest {
 
   private static final String MODEL =
       "model|X1|name=Test GPU|pci=0x12340000|arch=7|cc=8.0|memory_mib=40960|sm=108|mig=1"
-          + "|memory_slices=8\n";
+          + "|memory_slices=8|gi_ids=swapped\n";
   private static final String GI =
       "gi|X1|1g.5gb|index=0|id=19|slices=1|instances=7|memory_mib=4864|sm=14|ce=1|dec=0|enc=0"
           + "|jpg=0|ofa=0|placements=0:1,1:1\n";

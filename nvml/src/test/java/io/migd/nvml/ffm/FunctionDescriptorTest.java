@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-// Every function of reference/nvml-abi.json (NVML 13.3.29): its descriptor against the C signature
-// copied here, and its wrapper both without the symbol and bound to a native stub.
+// Every function of nvml-abi.json (NVML 13.3.29, kept in the test resources): its descriptor
+// against the C signature copied here, and its wrapper both without the symbol and bound to a
+// native stub.
 class FunctionDescriptorTest {
 
   private static final int NVML_ERROR_FUNCTION_NOT_FOUND = 13;
