@@ -1,8 +1,14 @@
 package io.migd.cli;
 
+import io.migd.app.ConfigFiles;
 import io.migd.app.MigdApplication;
-import io.migd.nvml.NvmlLoadException;
+import io.migd.app.MigdProperties;
+import io.migd.app.StateLock;
+import io.migd.profiles.GpuModelCatalog;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.springframework.boot.SpringApplication;
 import picocli.CommandLine;
@@ -15,28 +21,57 @@ import picocli.CommandLine.Mixin;
     mixinStandardHelpOptions = true,
     description = "Run the daemon (web server, reconciler, device plugin).")
 final class ServeCommand implements Callable<Integer> {
+  /**
+   * Spring Boot reports a failed start as a banner or a stack trace; migd prints one line instead
+   * (see {@link Failure}). Defaults, so {@code --logging.level...} can show them again.
+   */
+  private static final Map<String, Object> QUIET_START_FAILURE =
+      Map.of(
+          "logging.level.org.springframework.boot.SpringApplication", "OFF",
+          "logging.level.org.springframework.boot.diagnostics.LoggingFailureAnalysisReporter",
+              "OFF");
+
   @Mixin CommonOptions common;
-  @CommandLine.Unmatched List<String> propertyArgs = new java.util.ArrayList<>();
+  @CommandLine.Unmatched List<String> propertyArgs = new ArrayList<>();
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
+    var commandLine = spec.commandLine();
+    var args = common.withProperties(propertyArgs).propertyArgs(commandLine);
+    checkBeforeStart(common.bind(commandLine));
+    var application = new SpringApplication(MigdApplication.class);
+    application.setDefaultProperties(QUIET_START_FAILURE);
     try {
-      SpringApplication.run(
-          MigdApplication.class,
-          common
-              .withProperties(propertyArgs)
-              .propertyArgs(spec.commandLine())
-              .toArray(String[]::new));
+      application.run(args.toArray(String[]::new));
       return MigdCommand.KEEP_RUNNING;
     } catch (RuntimeException e) {
-      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-        if (cause instanceof NvmlLoadException) {
-          // NvmlLoadFailureAnalyzer has reported it
-          return ExitStatus.ENVIRONMENT;
-        }
-      }
-      throw e;
+      return MigdCommand.report(Failure.of(e), e, commandLine.getErr());
+    }
+  }
+
+  /**
+   * The expected reasons not to start, checked before Spring starts so each is one line with its
+   * exit status: the config file (2), the state directory and its lock (3).
+   */
+  private static void checkBeforeStart(MigdProperties properties) {
+    ConfigFiles.load(properties.configFile(), GpuModelCatalog.builtIn());
+    StateLock.Attempt attempt;
+    try {
+      attempt = StateLock.tryAcquire(properties.stateDir());
+    } catch (IOException e) {
+      throw new EnvironmentException(StateLock.unusable(properties.stateDir(), e), e);
+    }
+    switch (attempt) {
+      case StateLock.Attempt.Acquired(var lock) -> lock.close();
+      case StateLock.Attempt.HeldElsewhere(var file) ->
+          throw new EnvironmentException(
+              "another migd holds "
+                  + file
+                  + " (pid "
+                  + StateLock.holder(file)
+                  + "); only one daemon may run per node",
+              null);
     }
   }
 }
