@@ -8,8 +8,10 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -60,6 +62,40 @@ public final class StateLock implements AutoCloseable {
     }
   }
 
+  /** The lock cannot be taken: another process holds it, or the directory is unusable. */
+  public static final class UnavailableException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UnavailableException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * Takes the lock for a daemon's life.
+   *
+   * @throws UnavailableException saying who holds it, or why the directory is unusable
+   */
+  public static StateLock acquire(Path stateDir) {
+    Attempt attempt;
+    try {
+      attempt = tryAcquire(stateDir);
+    } catch (IOException e) {
+      throw new UnavailableException(unusable(stateDir, e), e);
+    }
+    return switch (attempt) {
+      case Attempt.Acquired(var lock) -> lock;
+      case Attempt.HeldElsewhere(var file) ->
+          throw new UnavailableException(
+              "another migd holds "
+                  + file
+                  + " (pid "
+                  + holder(file)
+                  + "); only one daemon may run per node",
+              null);
+    };
+  }
+
   /**
    * Why the state directory cannot hold the lock, and the remedy, in one sentence.
    *
@@ -70,6 +106,8 @@ public final class StateLock implements AutoCloseable {
     String why =
         switch (e) {
           case AccessDeniedException denied -> "permission denied on " + denied.getFile();
+          case FileAlreadyExistsException file -> file.getFile() + " is not a directory";
+          case NoSuchFileException missing -> "cannot create " + missing.getFile();
           case FileSystemException fs when fs.getReason() != null ->
               fs.getReason() + ": " + fs.getFile();
           default -> e.toString();

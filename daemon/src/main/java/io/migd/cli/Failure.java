@@ -1,11 +1,13 @@
 package io.migd.cli;
 
+import io.migd.app.StateLock;
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlLoadException;
 import io.migd.nvml.NvmlReturn;
 import io.migd.profiles.ConfigFileException;
 import io.migd.profiles.ProfileNameException;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.web.server.PortInUseException;
 import picocli.CommandLine;
 
 /**
@@ -37,6 +39,7 @@ record Failure(int exitStatus, String message, boolean expected) {
   private static Failure known(Throwable cause) {
     return switch (cause) {
       case NvmlLoadException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
+      case StateLock.UnavailableException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
       case EnvironmentException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
       case ConfigFileException e -> expected(ExitStatus.USAGE, e.getMessage());
       case ProfileNameException e -> expected(ExitStatus.USAGE, e.getMessage());
@@ -49,6 +52,13 @@ record Failure(int exitStatus, String message, boolean expected) {
                   + (e.getProperty() == null ? "" : " (" + e.getProperty().getValue() + ")")
                   + ": "
                   + rootMessage(e));
+      case PortInUseException e ->
+          expected(
+              ExitStatus.ENVIRONMENT,
+              "port "
+                  + e.getPort()
+                  + " is already in use; stop what listens there or choose another with"
+                  + " --server.port=PORT");
       case NvmlException e when e.code() == NvmlReturn.NO_PERMISSION ->
           expected(
               ExitStatus.ENVIRONMENT, e.getMessage() + ": MIG changes need root; run migd as root");

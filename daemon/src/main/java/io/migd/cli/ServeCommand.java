@@ -5,7 +5,6 @@ import io.migd.app.MigdApplication;
 import io.migd.app.MigdProperties;
 import io.migd.app.StateLock;
 import io.migd.profiles.GpuModelCatalog;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,27 +50,11 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /**
-   * The expected reasons not to start, checked before Spring starts so each is one line with its
-   * exit status: the config file (2), the state directory and its lock (3).
+   * The config file is checked before Spring starts, so a missing or invalid one is one line with
+   * exit 2 and nothing else runs; the state lock is the daemon's to take ({@link
+   * StateLock.UnavailableException} is 3).
    */
   private static void checkBeforeStart(MigdProperties properties) {
     ConfigFiles.load(properties.configFile(), GpuModelCatalog.builtIn());
-    StateLock.Attempt attempt;
-    try {
-      attempt = StateLock.tryAcquire(properties.stateDir());
-    } catch (IOException e) {
-      throw new EnvironmentException(StateLock.unusable(properties.stateDir(), e), e);
-    }
-    switch (attempt) {
-      case StateLock.Attempt.Acquired(var lock) -> lock.close();
-      case StateLock.Attempt.HeldElsewhere(var file) ->
-          throw new EnvironmentException(
-              "another migd holds "
-                  + file
-                  + " (pid "
-                  + StateLock.holder(file)
-                  + "); only one daemon may run per node",
-              null);
-    }
   }
 }

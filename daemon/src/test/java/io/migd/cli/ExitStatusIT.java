@@ -9,6 +9,8 @@ import io.migd.nvml.ffm.FfmNvml;
 import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -214,6 +216,25 @@ class ExitStatusIT {
           .asString()
           .startsWith("migd: a migd daemon holds " + lockFile)
           .contains("--force");
+    }
+  }
+
+  @Test
+  void servesNotWhenItsPortIsTakenAndSaysWhich() throws IOException {
+    try (var taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      var migd = MigdProcess.on(dir.resolve("node")).quiet();
+
+      var serve = migd.run("serve", A100, "--server.port=" + port);
+
+      assertThat(serve.exitStatus()).as("%s", serve).isEqualTo(3);
+      assertThat(nonEmptyLines(serve.stderr()))
+          .singleElement()
+          .isEqualTo(
+              "migd: port "
+                  + port
+                  + " is already in use; stop what listens there or choose another with"
+                  + " --server.port=PORT");
     }
   }
 
