@@ -245,7 +245,7 @@ class CommandLineIT {
   void refusesToApplyWhileADaemonHoldsTheLockUnlessForced() throws IOException {
     var migd = MigdProcess.on(dir.resolve("node"));
     Path lockFile = migd.stateDir().resolve(StateLock.FILE_NAME);
-    // --server.port=0 is refused by the command line (see the report); Spring reads SERVER_PORT
+    // the environment form of server.port, as a DaemonSet would set it
     try (var daemon = migd.withEnvironment("SERVER_PORT", "0").start("serve", ONE_A100)) {
       await()
           .atMost(MigdProcess.TIMEOUT)

@@ -68,7 +68,7 @@ final class MigdProcess {
         Map.of(
             "NVML_SIM_STATE", nodeDir.resolve("state").toString(),
             "MIGD_STATEDIR", nodeDir.resolve("statedir").toString(),
-            // the CLI does not take --migd.* options (see the report); the environment form works
+            // the environment form, so every command of a test shares it without an option
             "MIGD_NVML_EXTRACTDIR", nodeDir.resolve("nvml").toString()));
   }
 
