@@ -10,7 +10,6 @@ import io.migd.reconcile.OutcomeListener;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.reconcile.Reconciler;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -40,25 +39,7 @@ class ReconcileConfiguration {
 
   @Bean(destroyMethod = "close")
   StateLock stateLock(MigdProperties properties) {
-    StateLock.Attempt attempt;
-    try {
-      attempt = StateLock.tryAcquire(properties.stateDir());
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "cannot use the state directory "
-              + properties.stateDir()
-              + " ("
-              + e
-              + "); run migd as root or set migd.state-dir (env MIGD_STATEDIR) to a writable"
-              + " directory",
-          e);
-    }
-    return switch (attempt) {
-      case StateLock.Attempt.Acquired(var lock) -> lock;
-      case StateLock.Attempt.HeldElsewhere(var file) ->
-          throw new IllegalStateException(
-              "another migd holds " + file + "; only one daemon may run per node");
-    };
+    return StateLock.acquire(properties.stateDir());
   }
 
   /** Only the daemon that holds the state lock may read or write the intent. */

@@ -1,10 +1,17 @@
 package io.migd.app;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -47,13 +54,78 @@ public final class StateLock implements AutoCloseable {
       }
       channel.truncate(0);
       channel.write(
-          java.nio.ByteBuffer.wrap(
-              (ProcessHandle.current().pid() + "\n")
-                  .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+          ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)));
       return new Attempt.Acquired(new StateLock(channel, lock));
     } catch (OverlappingFileLockException e) {
       channel.close();
       return new Attempt.HeldElsewhere(file);
+    }
+  }
+
+  /** The lock cannot be taken: another process holds it, or the directory is unusable. */
+  public static final class UnavailableException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UnavailableException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * Takes the lock for a daemon's life.
+   *
+   * @throws UnavailableException saying who holds it, or why the directory is unusable
+   */
+  public static StateLock acquire(Path stateDir) {
+    Attempt attempt;
+    try {
+      attempt = tryAcquire(stateDir);
+    } catch (IOException e) {
+      throw new UnavailableException(unusable(stateDir, e), e);
+    }
+    return switch (attempt) {
+      case Attempt.Acquired(var lock) -> lock;
+      case Attempt.HeldElsewhere(var file) ->
+          throw new UnavailableException(
+              "another migd holds "
+                  + file
+                  + " (pid "
+                  + holder(file)
+                  + "); only one daemon may run per node",
+              null);
+    };
+  }
+
+  /**
+   * Why the state directory cannot hold the lock, and the remedy, in one sentence.
+   *
+   * @param stateDir the configured state directory
+   * @param e what failed
+   */
+  public static String unusable(Path stateDir, IOException e) {
+    String why =
+        switch (e) {
+          case AccessDeniedException denied -> "permission denied on " + denied.getFile();
+          case FileAlreadyExistsException file -> file.getFile() + " is not a directory";
+          case NoSuchFileException missing -> "cannot create " + missing.getFile();
+          case FileSystemException fs when fs.getReason() != null ->
+              fs.getReason() + ": " + fs.getFile();
+          default -> e.toString();
+        };
+    return "cannot use the state directory "
+        + stateDir
+        + " ("
+        + why
+        + "); run migd as root or set migd.state-dir (env MIGD_STATEDIR) to a writable directory";
+  }
+
+  /** The process id recorded in a lock file, or "unknown" when it cannot be read. */
+  public static String holder(Path lockFile) {
+    try {
+      String pid = Files.readString(lockFile, StandardCharsets.UTF_8).strip();
+      return pid.isEmpty() ? "unknown" : pid;
+    } catch (IOException e) {
+      return "unknown";
     }
   }
 
@@ -63,7 +135,7 @@ public final class StateLock implements AutoCloseable {
       lock.release();
       channel.close();
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("releasing " + FILE_NAME, e);
+      throw new UncheckedIOException("releasing " + FILE_NAME, e);
     }
   }
 }

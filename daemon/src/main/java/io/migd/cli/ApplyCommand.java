@@ -12,6 +12,7 @@ import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.RebootPolicy;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -29,7 +30,7 @@ final class ApplyCommand implements Callable<Integer> {
   private static final int ROUNDS = 3;
 
   @Mixin CommonOptions common;
-  @CommandLine.Unmatched List<String> propertyArgs = new java.util.ArrayList<>();
+  @CommandLine.Unmatched List<String> propertyArgs = new ArrayList<>();
   @Mixin ConfigOptions configOptions;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -79,13 +80,7 @@ final class ApplyCommand implements Callable<Integer> {
     try {
       return StateLock.tryAcquire(properties.stateDir());
     } catch (IOException e) {
-      throw new EnvironmentException(
-          "cannot take the state lock in "
-              + properties.stateDir()
-              + " ("
-              + e.getMessage()
-              + "); set migd.state-dir (env MIGD_STATEDIR) to a writable directory",
-          e);
+      throw new EnvironmentException(StateLock.unusable(properties.stateDir(), e), e);
     }
   }
 }

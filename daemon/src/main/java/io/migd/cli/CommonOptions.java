@@ -1,6 +1,8 @@
 package io.migd.cli;
 
 import io.migd.app.MigdProperties;
+import io.migd.profiles.GpuModel;
+import io.migd.profiles.GpuModelCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -57,6 +59,44 @@ public final class CommonOptions {
         .addFirst(
             new SimpleCommandLinePropertySource(propertyArgs(commandLine).toArray(String[]::new)));
     ConfigurationPropertySources.attach(env);
-    return Binder.get(env).bindOrCreate("migd", MigdProperties.class);
+    MigdProperties properties = Binder.get(env).bindOrCreate("migd", MigdProperties.class);
+    checkSimulatedModels(properties, commandLine);
+    checkNativeAccess();
+    return properties;
+  }
+
+  /**
+   * Checked before anything native runs: in the JDK's default "warn" mode the first restricted call
+   * (extracting the simulated library makes one) prints a warning and then enables native access,
+   * so a later check would pass.
+   */
+  static void checkNativeAccess() {
+    if (!CommonOptions.class.getModule().isNativeAccessEnabled()) {
+      throw new EnvironmentException(
+          "native access is not enabled: run migd with java -jar (its manifest enables it) or add"
+              + " --enable-native-access=ALL-UNNAMED to the java command",
+          null);
+    }
+  }
+
+  /**
+   * Refuses unknown models before the simulator sees them, so the user gets migd's one line with
+   * the known models rather than the simulator's usage text.
+   */
+  static void checkSimulatedModels(MigdProperties properties, CommandLine commandLine) {
+    if (!properties.simulated()) {
+      return;
+    }
+    List<String> known = GpuModelCatalog.builtIn().models().stream().map(GpuModel::key).toList();
+    for (String model : properties.simulate().split(",", -1)) {
+      if (known.stream().noneMatch(k -> k.equalsIgnoreCase(model.strip()))) {
+        throw new CommandLine.ParameterException(
+            commandLine,
+            "unknown GPU model \""
+                + model.strip()
+                + "\" in --simulate; known models: "
+                + String.join(", ", known));
+      }
+    }
   }
 }

@@ -3,12 +3,16 @@ package io.migd.cli;
 import io.migd.app.MigdProperties;
 import io.migd.app.NvmlConnector;
 import io.migd.export.CurrentConfig;
+import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.ObservedNode;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigWriter;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -44,6 +48,13 @@ final class ExportCommand implements Callable<Integer> {
     MigdProperties properties = common.withProperties(propertyArgs).bind(spec.commandLine());
     try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {
       var node = new NodeObserver(session.nvml(), GpuModelCatalog.builtIn()).observe();
+      var mixed = mixedSplit(node);
+      if (mixed.isPresent()) {
+        var err = spec.commandLine().getErr();
+        err.println("migd: " + mixed.get());
+        err.flush();
+        return ExitStatus.NOT_REACHED;
+      }
       String yaml = MigConfigWriter.write(CurrentConfig.of(node));
       PrintWriter out = spec.commandLine().getOut();
       if (format == Format.json) {
@@ -56,5 +67,36 @@ final class ExportCommand implements Callable<Integer> {
       out.flush();
       return ExitStatus.OK;
     }
+  }
+
+  /**
+   * mig-parted's format counts compute instances by profile ({@code 1c.3g.20gb: 3}) and cannot say
+   * that one GPU instance holds compute instances of different sizes: an export of such a split
+   * would apply as something else, so it is refused, naming the first GPU instance that has one.
+   */
+  static Optional<String> mixedSplit(ObservedNode node) {
+    for (ObservedGpu gpu : node.gpus()) {
+      for (LiveGpuInstance gi : gpu.gpuInstances()) {
+        var sizes =
+            gi.computeInstances().stream()
+                .map(ci -> ci.profile().toString())
+                .distinct()
+                .sorted()
+                .toList();
+        if (sizes.size() > 1) {
+          return Optional.of(
+              "cannot export GPU "
+                  + gpu.index()
+                  + ": GPU instance "
+                  + gi.id()
+                  + " ("
+                  + gi.profile()
+                  + ") is split into compute instances of different sizes ("
+                  + String.join(", ", sizes)
+                  + "), which mig-parted's config format cannot express");
+        }
+      }
+    }
+    return Optional.empty();
   }
 }

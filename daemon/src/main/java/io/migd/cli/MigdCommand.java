@@ -1,12 +1,12 @@
 package io.migd.cli;
 
-import io.migd.nvml.NvmlLoadException;
-import io.migd.profiles.ConfigFileException;
-import io.migd.profiles.ProfileNameException;
+import java.io.PrintWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code migd} command line: DESIGN.md section 7. */
+/** The {@code migd} command line: serve, apply, assert, export, plan. */
 @Command(
     name = "migd",
     mixinStandardHelpOptions = true,
@@ -20,50 +20,53 @@ import picocli.CommandLine.Command;
       PlanCommand.class
     },
     exitCodeOnInvalidInput = ExitStatus.USAGE,
-    exitCodeOnExecutionException = ExitStatus.ENVIRONMENT)
+    exitCodeOnExecutionException = ExitStatus.INTERNAL)
 public final class MigdCommand implements Runnable {
   /** Returned by {@code serve}: the daemon keeps running, the process must not exit. */
   public static final int KEEP_RUNNING = -1;
+
+  private static final Logger log = LoggerFactory.getLogger(MigdCommand.class);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** Parses and runs one command; returns its exit status or {@link #KEEP_RUNNING}. */
   public static int run(String[] args) {
+    return commandLine().execute(args);
+  }
+
+  /** The command line with migd's handling of usage errors and failures. */
+  static CommandLine commandLine() {
     return new CommandLine(new MigdCommand())
-        .setExecutionExceptionHandler(MigdCommand::handle)
-        .execute(args);
+        .setParameterExceptionHandler(MigdCommand::usageError)
+        .setExecutionExceptionHandler(
+            (e, commandLine, parseResult) -> report(Failure.of(e), e, commandLine.getErr()));
   }
 
   /**
-   * Expected failures are one sentence on stderr with their exit status (DESIGN.md section 7);
-   * anything else is a bug and keeps its stack trace.
+   * Prints one line for a failure and returns its exit status: an expected condition never shows a
+   * stack trace, and an internal error's goes to the debug log only.
    */
-  private static int handle(
-      Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
-    var err = commandLine.getErr();
-    switch (e) {
-      case NvmlLoadException load -> {
-        err.println("migd: " + load.getMessage());
-        return ExitStatus.ENVIRONMENT;
-      }
-      case EnvironmentException environment -> {
-        err.println("migd: " + environment.getMessage());
-        return ExitStatus.ENVIRONMENT;
-      }
-      case ConfigFileException config -> {
-        err.println("migd: " + config.getMessage());
-        return ExitStatus.USAGE;
-      }
-      case ProfileNameException name -> {
-        err.println("migd: " + name.getMessage());
-        return ExitStatus.USAGE;
-      }
-      default -> {
-        err.println("migd: " + commandLine.getCommandName() + " failed: " + e);
-        e.printStackTrace(err);
-        return ExitStatus.NOT_REACHED;
-      }
+  static int report(Failure failure, Throwable thrown, PrintWriter err) {
+    if (!failure.expected()) {
+      log.debug("internal error", thrown);
     }
+    err.println("migd: " + failure.message());
+    err.flush();
+    return failure.exitStatus();
+  }
+
+  /** A usage error is one line naming the problem and where help is, not the whole usage text. */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine commandLine = e.getCommandLine();
+    var err = commandLine.getErr();
+    err.println(
+        "migd: "
+            + e.getMessage()
+            + " (see '"
+            + commandLine.getCommandSpec().qualifiedName()
+            + " --help')");
+    err.flush();
+    return ExitStatus.USAGE;
   }
 
   @Override

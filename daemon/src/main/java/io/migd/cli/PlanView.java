@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The plan and decisions in the REST shape of {@code GET /api/v1/layout} (DESIGN.md section 6). */
+/** The plan and decisions in the REST shape of {@code GET /api/v1/layout}. */
 record PlanView(PlanView.Steps plan, List<PlanView.DecisionView> decisions) {
   record Steps(List<StepView> steps) {}
 

@@ -23,8 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * The one-shot commands of DESIGN.md section 7 end to end: migd as a child process on simulated
- * GPUs whose state lives in a file, looked at with {@code nvml-sim}.
+ * The one-shot commands end to end: migd as a child process on simulated GPUs whose state lives in
+ * a file, looked at with {@code nvml-sim}.
  */
 class CommandLineIT {
   private static final String A100 = "A100-SXM4-40GB";
@@ -153,7 +153,7 @@ class CommandLineIT {
 
     assertThat(plan.exitStatus()).as("%s", plan).isEqualTo(1);
     assertThat(plan.stdout()).contains("GPU 0").contains("infeasible").contains("3g.20gb");
-    // DESIGN.md section 7: exit 1 comes with the reason on stderr, for plan as for apply
+    // exit 1 comes with the reason on stderr, for plan as for apply
     assertThat(plan.stderr()).contains("GPU 0").contains(A100).contains("3g.20gb");
   }
 
@@ -245,7 +245,7 @@ class CommandLineIT {
   void refusesToApplyWhileADaemonHoldsTheLockUnlessForced() throws IOException {
     var migd = MigdProcess.on(dir.resolve("node"));
     Path lockFile = migd.stateDir().resolve(StateLock.FILE_NAME);
-    // --server.port=0 is refused by the command line (see the report); Spring reads SERVER_PORT
+    // the environment form of server.port, as a DaemonSet would set it
     try (var daemon = migd.withEnvironment("SERVER_PORT", "0").start("serve", ONE_A100)) {
       await()
           .atMost(MigdProcess.TIMEOUT)

@@ -38,10 +38,23 @@ public final class MigdProcess {
 
   private final Path nodeDir;
   private final Map<String, String> environment;
+  private final boolean nativeAccess;
 
   private MigdProcess(Path nodeDir, Map<String, String> environment) {
+    this(nodeDir, environment, true);
+  }
+
+  private MigdProcess(Path nodeDir, Map<String, String> environment, boolean nativeAccess) {
     this.nodeDir = nodeDir;
     this.environment = Map.copyOf(environment);
+    this.nativeAccess = nativeAccess;
+  }
+
+  /**
+   * The same node, run without {@code --enable-native-access}, as a jar without the manifest entry.
+   */
+  MigdProcess withoutNativeAccess() {
+    return new MigdProcess(nodeDir, environment, false);
   }
 
   /** migd on the node whose files live in {@code nodeDir} (created if missing). */
@@ -56,7 +69,7 @@ public final class MigdProcess {
         Map.of(
             "NVML_SIM_STATE", nodeDir.resolve("state").toString(),
             "MIGD_STATEDIR", nodeDir.resolve("statedir").toString(),
-            // the CLI does not take --migd.* options (see the report); the environment form works
+            // the environment form, so every command of a test shares it without an option
             "MIGD_NVML_EXTRACTDIR", nodeDir.resolve("nvml").toString()));
   }
 
@@ -64,7 +77,12 @@ public final class MigdProcess {
   public MigdProcess withEnvironment(String name, String value) {
     var more = new HashMap<>(environment);
     more.put(name, value);
-    return new MigdProcess(nodeDir, more);
+    return new MigdProcess(nodeDir, more, nativeAccess);
+  }
+
+  /** The same node with migd's own log at WARN, so stderr holds only what a command reports. */
+  MigdProcess quiet() {
+    return withEnvironment("MIGD_LOG_LEVEL", "WARN");
   }
 
   /** The simulator's state file of this node. */
@@ -95,7 +113,9 @@ public final class MigdProcess {
             .info()
             .command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    command.add("--enable-native-access=ALL-UNNAMED");
+    if (nativeAccess) {
+      command.add("--enable-native-access=ALL-UNNAMED");
+    }
     // start-up time dominates every command; C1 only and the serial collector start fastest
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-XX:+UseSerialGC");

@@ -24,9 +24,11 @@ import tools.jackson.dataformat.yaml.YAMLParser;
  * known), the config, the item index and the key, for example {@code config "all-1g.10gb", item 0:
  * unknown key "mig-device"}. Rejected: unknown keys at any level (by name), a version other than
  * {@code v1}, values of the wrong type ({@code mig-enabled: "yes"}), duplicate keys, several YAML
- * documents, YAML aliases, and profile names that break NVIDIA's grammar. Profile names are not
- * checked against GPU models here: a well-formed name a GPU lacks is the planner's {@code
- * Infeasible}, and {@link CatalogCheck} checks a file against the catalogue.
+ * documents, YAML aliases, profile names that break NVIDIA's grammar, and (as mig-parted does)
+ * {@code mig-enabled: true} without {@code mig-devices} ({@code {}} is allowed) or with counts that
+ * are all zero. Profile names are not checked against GPU models here: a well-formed name a GPU
+ * lacks is the planner's {@code Infeasible}, and {@link CatalogCheck} checks a file against the
+ * catalogue.
  */
 public final class MigConfigParser {
   private static final YAMLMapper MAPPER =
@@ -160,9 +162,21 @@ public final class MigConfigParser {
           "\"mig-enabled\" must be true or false, got " + YamlText.describe(migEnabledNode));
     }
     boolean migEnabled = migEnabledNode.booleanValue();
-    var migDevices = MigDevicesReader.read(fields.get("mig-devices"), at);
+    var migDevicesNode = fields.get("mig-devices");
+    if (migEnabled && (migDevicesNode == null || migDevicesNode.isNull())) {
+      throw at.fail(
+          "\"mig-enabled\" is true but \"mig-devices\" is "
+              + (migDevicesNode == null ? "missing" : "empty")
+              + "; write mig-devices: {} for MIG enabled without instances");
+    }
+    var migDevices = MigDevicesReader.read(migDevicesNode, at);
     if (!migEnabled && !migDevices.isEmpty()) {
       throw at.fail("\"mig-devices\" must be empty or absent when \"mig-enabled\" is false");
+    }
+    if (!migDevices.isEmpty() && migDevices.values().stream().allMatch(count -> count == 0)) {
+      throw at.fail(
+          "\"mig-devices\" counts are all zero; write mig-devices: {} for MIG enabled without"
+              + " instances");
     }
     var timeSlicing =
         fields.containsKey("time-slicing")

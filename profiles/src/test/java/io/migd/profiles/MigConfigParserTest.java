@@ -44,7 +44,7 @@ class MigConfigParserTest {
               all-enabled:
                 - devices: all
                   mig-enabled: true
-                  mig-devices:
+                  mig-devices: {}
             """);
 
     var parsed = MigConfigParser.parse(yaml);
@@ -197,6 +197,23 @@ class MigConfigParserTest {
             item("devices: all", "mig-enabled: true", "mig-devices: {3c.3g.20gb: 1, 3g.20gb: 1}"),
             "\"mig-devices\" names profile 3g.20gb twice (as \"3c.3g.20gb\" and \"3g.20gb\")"),
         new Rejected(
+            "MIG enabled without mig-devices",
+            item("devices: all", "mig-enabled: true"),
+            "config \"c\", item 0: \"mig-enabled\" is true but \"mig-devices\" is missing;"
+                + " write mig-devices: {} for MIG enabled without instances"),
+        new Rejected(
+            "MIG enabled with an empty mig-devices value",
+            item("devices: all", "mig-enabled: true", "mig-devices:"),
+            "config \"c\", item 0: \"mig-enabled\" is true but \"mig-devices\" is empty"),
+        new Rejected(
+            "second item without mig-devices reports its index",
+            file(ok + "    - devices: [1]\n      mig-enabled: true\n"),
+            "config \"c\", item 1: \"mig-enabled\" is true but \"mig-devices\" is missing"),
+        new Rejected(
+            "all counts zero",
+            item("devices: all", "mig-enabled: true", "mig-devices: {\"1g.10gb\": 0, 2g.20gb: 0}"),
+            "config \"c\", item 0: \"mig-devices\" counts are all zero; write mig-devices: {}"),
+        new Rejected(
             "devices without MIG",
             item("devices: all", "mig-enabled: false", "mig-devices: {\"1g.10gb\": 1}"),
             "item 0: \"mig-devices\" must be empty or absent when \"mig-enabled\" is false"),
@@ -249,6 +266,27 @@ class MigConfigParserTest {
         .isInstanceOf(ConfigFileException.class)
         .hasMessageStartingWith("f.yaml: ")
         .hasMessageContaining(c.message());
+  }
+
+  @Test
+  void acceptsMigEnabledWithoutInstancesAndSomeZeroCounts() {
+    var parsed =
+        MigConfigParser.parse(
+            file(
+                """
+                  enabled:
+                    - devices: all
+                      mig-enabled: true
+                      mig-devices: {}
+                  some-zero:
+                    - devices: all
+                      mig-enabled: true
+                      mig-devices: {"1g.10gb": 0, "3g.40gb": 2}
+                """));
+
+    assertThat(parsed.config("enabled").orElseThrow().items().getFirst().migDevices()).isEmpty();
+    assertThat(parsed.config("some-zero").orElseThrow().items().getFirst().migDeviceCount())
+        .isEqualTo(2);
   }
 
   @Test

@@ -1,0 +1,292 @@
+package io.migd.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.migd.app.StateLock;
+import io.migd.nvml.Nvml;
+import io.migd.nvml.NvmlCallObserver;
+import io.migd.nvml.ffm.FfmNvml;
+import io.migd.nvml.ffm.NvmlLibrary;
+import io.migd.sim.SimulatedNvml;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every exit status of every command, as a user sees it: an expected condition is exactly one line
+ * on stderr, never a stack trace, for {@code serve} as for the one-shot commands.
+ */
+class ExitStatusIT {
+  private static final String A100 = "--simulate=A100-SXM4-40GB";
+  private static final String KNOWN_MODELS =
+      "known models: A30, A100-SXM4-40GB, A100-SXM4-80GB, H100-SXM5-80GB, H100-NVL, H200, B200,"
+          + " T4, L4, L40S";
+
+  @TempDir Path dir;
+
+  /**
+   * One refused command.
+   *
+   * @param setUp what the node looks like (environment, a file in the way)
+   * @param line what the one stderr line says, in order
+   */
+  record Case(
+      String name,
+      UnaryOperator<MigdProcess> setUp,
+      List<String> args,
+      int exitStatus,
+      List<String> line) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Case> cases() {
+    UnaryOperator<MigdProcess> plain = m -> m;
+    UnaryOperator<MigdProcess> stateDirIsAFile =
+        m -> {
+          try {
+            Files.createDirectories(m.stateDir().getParent());
+            Files.writeString(m.stateDir(), "not a directory");
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+          return m;
+        };
+    UnaryOperator<MigdProcess> noNvml =
+        m -> m.withEnvironment("MIGD_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1");
+    return Stream.of(
+        new Case(
+            "apply: -f names a missing file",
+            plain,
+            List.of("apply", "-f", "/nonexistent/layout.yaml", A100),
+            2,
+            List.of("migd: cannot read config file /nonexistent/layout.yaml: no such file")),
+        new Case(
+            "plan: migd.config-file names a missing file",
+            m -> m.withEnvironment("MIGD_CONFIGFILE", "/nonexistent/layout.yaml"),
+            List.of("plan", "-c", "any", A100),
+            2,
+            List.of("migd: cannot read config file /nonexistent/layout.yaml: no such file")),
+        new Case(
+            "assert: -f names a directory",
+            plain,
+            List.of("assert", "-f", "/", A100),
+            2,
+            List.of("migd: cannot read config file /: it is a directory")),
+        new Case(
+            "apply: MIG enabled without mig-devices",
+            plain,
+            List.of("apply", "-f", CommandLineIT.resource("enabled-without-devices.yaml"), A100),
+            2,
+            List.of(
+                "migd: enabled-without-devices.yaml: config \"enabled\", item 0:",
+                "\"mig-devices\" is missing")),
+        new Case(
+            "apply: an unknown option",
+            plain,
+            List.of("apply", "--no-such-option", A100),
+            2,
+            List.of("migd: unknown option", "--no-such-option", "migd apply --help")),
+        new Case(
+            "export: a property of the wrong type",
+            plain,
+            List.of("export", "--migd.reconcile.resync=soon", A100),
+            2,
+            List.of("migd: invalid value for migd.reconcile.resync (soon)")),
+        new Case(
+            "export: an unknown simulated model",
+            plain,
+            List.of("export", "--simulate=A100-SXM4-40GB,A100-PCIE-40GB"),
+            2,
+            List.of("migd: unknown GPU model \"A100-PCIE-40GB\" in --simulate;", KNOWN_MODELS)),
+        new Case(
+            "serve: an unknown simulated model",
+            plain,
+            List.of("serve", "--simulate=K80"),
+            2,
+            List.of("migd: unknown GPU model \"K80\" in --simulate;", KNOWN_MODELS)),
+        new Case(
+            "serve: migd.config-file names a missing file",
+            m -> m.withEnvironment("MIGD_CONFIGFILE", "/nonexistent/layout.yaml"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: cannot read config file /nonexistent/layout.yaml: no such file")),
+        new Case(
+            "serve: an invalid config file",
+            plain,
+            List.of(
+                "serve",
+                "--migd.config-file=" + CommandLineIT.resource("enabled-without-devices.yaml"),
+                A100),
+            2,
+            List.of("migd: enabled-without-devices.yaml: config \"enabled\", item 0:")),
+        new Case(
+            "apply: the state directory is a file",
+            stateDirIsAFile,
+            List.of("apply", "-c", "all-balanced", A100),
+            3,
+            List.of("migd: cannot use the state directory", "MIGD_STATEDIR")),
+        new Case(
+            "serve: the state directory is a file",
+            stateDirIsAFile,
+            List.of("serve", A100),
+            3,
+            List.of("migd: cannot use the state directory", "MIGD_STATEDIR")),
+        new Case(
+            "export: NVML missing",
+            noNvml,
+            List.of("export"),
+            3,
+            List.of("migd: ", "/nonexistent/libnvidia-ml.so.1", "MIGD_NVML_LIBRARY", "--simulate")),
+        new Case(
+            "serve: NVML missing",
+            noNvml.andThen(m -> m.withEnvironment("SERVER_PORT", "0"))::apply,
+            List.of("serve"),
+            3,
+            List.of("migd: ", "/nonexistent/libnvidia-ml.so.1", "MIGD_NVML_LIBRARY", "--simulate")),
+        new Case(
+            "export: native access off",
+            MigdProcess::withoutNativeAccess,
+            List.of("export", A100),
+            3,
+            List.of("migd: ", "--enable-native-access=ALL-UNNAMED")),
+        new Case(
+            "serve: native access off",
+            m -> m.withoutNativeAccess().withEnvironment("SERVER_PORT", "0"),
+            List.of("serve", A100),
+            3,
+            List.of("migd: ", "--enable-native-access=ALL-UNNAMED")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("cases")
+  void endsWithOneLineAndTheExitStatusOfTheCause(Case c) {
+    var migd = c.setUp().apply(MigdProcess.on(dir.resolve("node")).quiet());
+
+    var result = migd.run(c.args().toArray(String[]::new));
+
+    assertThat(result.exitStatus()).as("%s", result).isEqualTo(c.exitStatus());
+    assertThat(nonEmptyLines(result.stderr()))
+        .as("%s", result)
+        .singleElement()
+        .satisfies(
+            line -> {
+              assertThat(line).startsWith(c.line().getFirst());
+              assertThat(line).containsSubsequence(c.line());
+            });
+    assertThat(result.stdout()).as("%s", result).doesNotContain("Exception", "\tat ");
+  }
+
+  @Test
+  void refusesToServeOrApplyWhileAnotherProcessHoldsTheStateLock() throws IOException {
+    var migd = MigdProcess.on(dir.resolve("node")).quiet();
+    Files.createDirectories(migd.stateDir());
+    // this test JVM is "another process" for the child: the lock is an flock
+    var attempt = StateLock.tryAcquire(migd.stateDir());
+    assertThat(attempt).isInstanceOf(StateLock.Attempt.Acquired.class);
+    try (var held = ((StateLock.Attempt.Acquired) attempt).lock()) {
+      Path lockFile = migd.stateDir().resolve(StateLock.FILE_NAME);
+
+      var serve = migd.withEnvironment("SERVER_PORT", "0").run("serve", A100);
+      var apply = migd.run("apply", "-c", "all-balanced", A100);
+
+      assertThat(serve.exitStatus()).as("%s", serve).isEqualTo(3);
+      assertThat(nonEmptyLines(serve.stderr()))
+          .singleElement()
+          .isEqualTo(
+              "migd: another migd holds "
+                  + lockFile
+                  + " (pid "
+                  + ProcessHandle.current().pid()
+                  + "); only one daemon may run per node");
+      assertThat(apply.exitStatus()).as("%s", apply).isEqualTo(3);
+      assertThat(nonEmptyLines(apply.stderr()))
+          .singleElement()
+          .asString()
+          .startsWith("migd: a migd daemon holds " + lockFile)
+          .contains("--force");
+    }
+  }
+
+  @Test
+  void servesNotWhenItsPortIsTakenAndSaysWhich() throws IOException {
+    try (var taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      var migd = MigdProcess.on(dir.resolve("node")).quiet();
+
+      var serve = migd.run("serve", A100, "--server.port=" + port);
+
+      assertThat(serve.exitStatus()).as("%s", serve).isEqualTo(3);
+      assertThat(nonEmptyLines(serve.stderr()))
+          .singleElement()
+          .isEqualTo(
+              "migd: port "
+                  + port
+                  + " is already in use; stop what listens there or choose another with"
+                  + " --server.port=PORT");
+    }
+  }
+
+  @Test
+  void refusesToExportAGpuInstanceSplitIntoComputeInstancesOfDifferentSizes() throws IOException {
+    var migd = MigdProcess.on(dir.resolve("node")).quiet();
+    var enable = migd.run("apply", "-c", "all-enabled", A100);
+    assertThat(enable.exitStatus()).as("%s", enable).isZero();
+    int gpuInstance = splitA3g(migd.stateFile());
+
+    var export = migd.run("export", A100);
+
+    assertThat(export.exitStatus()).as("%s", export).isEqualTo(1);
+    assertThat(export.stdout()).isEmpty();
+    assertThat(nonEmptyLines(export.stderr()))
+        .singleElement()
+        .isEqualTo(
+            "migd: cannot export GPU 0: GPU instance "
+                + gpuInstance
+                + " (3g.20gb) is split into compute instances of different sizes (1c.3g.20gb,"
+                + " 2c.3g.20gb), which mig-parted's config format cannot express");
+  }
+
+  /**
+   * Splits a new 3g GPU instance of GPU 0 into a 2-slice and a 1-slice compute instance, through
+   * NVML on the node's state file, as another tool (nvidia-smi) could; returns its id.
+   */
+  private int splitA3g(Path stateFile) {
+    var sim = SimulatedNvml.extract(dir.resolve("in-process"));
+    sim.require("state", stateFile.toString());
+    try (Nvml nvml =
+        FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE)) {
+      var gpu = nvml.deviceByIndex(0);
+      var threeSlice =
+          nvml.gpuInstanceProfiles(gpu).stream()
+              .filter(p -> p.sliceCount() == 3)
+              .findFirst()
+              .orElseThrow();
+      var gi = nvml.createGpuInstance(gpu, threeSlice.id());
+      for (int slices : new int[] {2, 1}) {
+        var ci =
+            nvml.computeInstanceProfiles(gi).stream()
+                .filter(p -> p.sliceCount() == slices)
+                .findFirst()
+                .orElseThrow();
+        nvml.createComputeInstance(gi, ci.id());
+      }
+      return nvml.gpuInstanceInfo(gi).id();
+    }
+  }
+
+  private static List<String> nonEmptyLines(String text) {
+    return text.lines().filter(line -> !line.isBlank()).toList();
+  }
+}
