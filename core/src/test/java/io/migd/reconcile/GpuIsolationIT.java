@@ -39,9 +39,7 @@ class GpuIsolationIT {
   @Test
   void anNvmlErrorObservingOneGpuFailsThatGpuAndTheOthersAreReshaped() {
     node.reset(THREE_A100);
-    // TODO(#6): use @1 once the simulator scopes faults per GPU
-    // the 2nd nvmlDeviceGetMigMode of the first observation is GPU 1's
-    node.sim.require("faults", "nvmlDeviceGetMigMode#2=NVML_ERROR_GPU_IS_LOST");
+    node.sim.require("faults", "nvmlDeviceGetMigMode@1#1=NVML_ERROR_GPU_IS_LOST");
     Outcome outcome =
         node.reconciler(shipped, RebootPolicy.DISABLED)
             .reconcile(Desired.config(Desired.Source.FILE, "all-7g.40gb", 1));
@@ -60,10 +58,8 @@ class GpuIsolationIT {
   @Test
   void aGpuWhoseStepFailsDoesNotStopTheOtherGpusSteps() {
     node.reset(THREE_A100);
-    // TODO(#6): use @1 once the simulator scopes faults per GPU
-    // all-7g.40gb creates one GPU instance per GPU, in GPU order: the 2nd create is GPU 1's
     node.sim.require(
-        "faults", "nvmlDeviceCreateGpuInstanceWithPlacement#2=NVML_ERROR_NO_PERMISSION");
+        "faults", "nvmlDeviceCreateGpuInstanceWithPlacement@1#1=NVML_ERROR_NO_PERMISSION");
     Outcome outcome =
         node.reconciler(shipped, RebootPolicy.DISABLED)
             .reconcile(Desired.config(Desired.Source.FILE, "all-7g.40gb", 1));
