@@ -61,6 +61,8 @@ public class PlannerBenchmark {
         case Decision.Change(var _) -> kinds[1]++;
         case Decision.Blocked(var _, var _) -> kinds[2]++;
         case Decision.Infeasible(var _) -> kinds[3]++;
+        case Decision.Unmanaged(), Decision.Failed _ ->
+            throw new IllegalStateException("the planner decides only selected, observed GPUs");
       }
     }
     System.out.printf(

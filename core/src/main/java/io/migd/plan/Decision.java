@@ -1,8 +1,14 @@
 package io.migd.plan;
 
+import io.migd.nvml.NvmlException;
+import io.migd.nvml.NvmlReturn;
 import java.util.List;
 
-/** What the planner decided for one GPU. */
+/**
+ * What was decided for one GPU. The planner returns the first four; the reconciler adds {@link
+ * Unmanaged} and {@link Failed} for GPUs it cannot hand to the planner, so every GPU of the node
+ * has a decision.
+ */
 public sealed interface Decision {
   /** The GPU already looks as it should; nothing to do. */
   record InSync() implements Decision {}
@@ -27,4 +33,18 @@ public sealed interface Decision {
    * names the GPU, its model and what would fit instead.
    */
   record Infeasible(String reason) implements Decision {}
+
+  /** The intent does not select this GPU: migd leaves it as it is and it does not count. */
+  record Unmanaged() implements Decision {}
+
+  /**
+   * NVML failed while the GPU was observed or decided; {@code reason} names what was being done,
+   * the NVML function and the code. Nothing on this GPU is touched.
+   */
+  record Failed(NvmlReturn code, String reason) implements Decision {
+    /** NVML failed while {@code doing} something for the GPU. */
+    public static Failed of(String doing, NvmlException cause) {
+      return new Failed(cause.code(), doing + " failed: " + cause.getMessage());
+    }
+  }
 }

@@ -85,9 +85,12 @@ final class GpuReconcile {
       boolean mayReset) {
     Decision decision = decide(resolution, gpu, observed, usage);
     return switch (decision) {
-      case Decision.InSync() -> new GpuResult.InSync();
-      case Decision.Infeasible(var reason) -> new GpuResult.Infeasible(reason);
-      case Decision.Blocked(var holders, var reason) -> new GpuResult.Blocked(holders, reason);
+      case Decision.InSync(),
+          Decision.Infeasible _,
+          Decision.Blocked _,
+          Decision.Unmanaged(),
+          Decision.Failed _ ->
+          GpuResult.of(decision);
       case Decision.Change(var plan) -> {
         listener.planMade(gpu, plan);
         Instant start = clock.instant();

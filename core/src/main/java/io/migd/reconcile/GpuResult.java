@@ -2,6 +2,7 @@ package io.migd.reconcile;
 
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlReturn;
+import io.migd.plan.Decision;
 import io.migd.plan.Plan;
 import io.migd.plan.Step;
 import java.time.Duration;
@@ -15,6 +16,24 @@ public sealed interface GpuResult {
 
   /** The state this result puts the GPU in. */
   State state();
+
+  /**
+   * The result of a decision that runs no plan.
+   *
+   * @throws IllegalArgumentException for a {@link Decision.Change}, whose result comes from running
+   *     it
+   */
+  static GpuResult of(Decision decision) {
+    return switch (decision) {
+      case Decision.InSync() -> new InSync();
+      case Decision.Infeasible(var reason) -> new Infeasible(reason);
+      case Decision.Blocked(var holders, var reason) -> new Blocked(holders, reason);
+      case Decision.Unmanaged() -> new Unmanaged();
+      case Decision.Failed(var code, var reason) -> new Failed(null, code, reason);
+      case Decision.Change _ ->
+          throw new IllegalArgumentException("a change has a result only once it ran");
+    };
+  }
 
   /** Per-GPU states, worst last; {@code UNMANAGED} does not count toward the node's state. */
   enum State {
@@ -149,7 +168,8 @@ public sealed interface GpuResult {
 
     /** NVML failed while {@code doing} something to the GPU outside a step. */
     public static Failed nvml(String doing, NvmlException cause) {
-      return new Failed(null, cause.code(), doing + " failed: " + cause.getMessage());
+      var failed = Decision.Failed.of(doing, cause);
+      return new Failed(null, failed.code(), failed.reason());
     }
 
     @Override

@@ -20,8 +20,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
+import java.util.SequencedSet;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -143,15 +145,33 @@ public final class Reconciler {
     return result;
   }
 
-  /** The decision for every GPU the intent selects, without changing anything. */
+  /**
+   * The decision for every GPU of the node, without changing anything: {@link Decision.Unmanaged}
+   * for those the intent does not select, {@link Decision.Failed} for one NVML failed on.
+   *
+   * @throws NvmlException when NVML cannot even list the GPUs
+   */
   public SequencedMap<GpuIndex, Decision> plan(Desired desired) {
-    ObservedNode observed = observer.observe();
-    Usage usage = usageSource.usage(observed);
+    Observation observation = observeEach();
+    var resolutions = resolve(desired, observation.node());
+    Usage usage = usageSource.usage(observation.node());
     var decisions = new LinkedHashMap<GpuIndex, Decision>();
-    resolve(desired, observed)
-        .forEach(
-            (gpu, resolution) -> decisions.put(gpu, gpus.decide(resolution, gpu, observed, usage)));
+    for (GpuIndex gpu : observation.andResolved(resolutions)) {
+      Decision decision =
+          unplanned(desired, gpu, observation, resolutions.get(gpu))
+              .orElseGet(() -> decide(gpu, resolutions.get(gpu), observation.node(), usage));
+      decisions.put(gpu, decision);
+    }
     return decisions;
+  }
+
+  private Decision decide(
+      GpuIndex gpu, Resolution resolution, ObservedNode observed, Usage usage) {
+    try {
+      return gpus.decide(resolution, gpu, observed, usage);
+    } catch (NvmlException e) {
+      return Decision.Failed.of("deciding for GPU " + gpu, e);
+    }
   }
 
   /**
@@ -159,32 +179,25 @@ public final class Reconciler {
    * that GPU {@code failed} and the others go on; only a failure to list the GPUs fails the node.
    */
   public Outcome reconcile(Desired desired) {
-    List<GpuIndex> indices;
+    Observation observation;
     try {
-      indices = observer.gpus();
+      observation = observeEach();
     } catch (NvmlException e) {
       log.warn("cannot list the GPUs generation={} error=\"{}\"", desired.generation(), e);
       return Outcome.failed(
           desired.generation(), "listing the GPUs failed: " + e.getMessage(), clock.instant());
     }
-    var seen = new ArrayList<ObservedGpu>();
-    var unseen = new LinkedHashMap<GpuIndex, NvmlException>();
-    for (GpuIndex gpu : indices) {
-      try {
-        seen.add(observer.observe(gpu));
-      } catch (NvmlException e) {
-        unseen.put(gpu, e);
-      }
-    }
-    ObservedNode observed = new ObservedNode(seen);
+    ObservedNode observed = observation.node();
     SequencedMap<GpuIndex, Resolution> resolutions = resolve(desired, observed);
     Usage usage = usageSource.usage(observed);
-    var gpusToReport = new LinkedHashSet<>(indices);
-    gpusToReport.addAll(resolutions.keySet());
     var results = new LinkedHashMap<GpuIndex, GpuResult>();
-    for (GpuIndex gpu : gpusToReport) {
-      results.put(
-          gpu, resultOf(desired, gpu, unseen.get(gpu), resolutions.get(gpu), observed, usage));
+    for (GpuIndex gpu : observation.andResolved(resolutions)) {
+      Resolution resolution = resolutions.get(gpu);
+      GpuResult result =
+          unplanned(desired, gpu, observation, resolution)
+              .map(GpuResult::of)
+              .orElseGet(() -> reconcileGpu(desired, resolution, gpu, observed, usage));
+      results.put(gpu, result);
     }
     var ended = modeChange.rebootIfNeeded(desired.generation(), results);
     ended.forEach(
@@ -198,26 +211,51 @@ public final class Reconciler {
     return new Outcome(desired.generation(), ended, clock.instant());
   }
 
-  private GpuResult resultOf(
-      Desired desired,
-      GpuIndex gpu,
-      NvmlException unseen,
-      Resolution resolution,
-      ObservedNode observed,
-      Usage usage) {
-    if (unseen != null) {
-      return mightSelect(desired, gpu)
-          ? GpuResult.Failed.nvml("observing GPU " + gpu, unseen)
-          : new GpuResult.Unmanaged();
-    }
-    if (resolution == null) {
-      return new GpuResult.Unmanaged();
-    }
+  private GpuResult reconcileGpu(
+      Desired desired, Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
     try {
       return gpus.reconcile(desired, resolution, gpu, observed, usage, true);
     } catch (NvmlException e) {
       return GpuResult.Failed.nvml("reconciling GPU " + gpu, e);
     }
+  }
+
+  /** Every GPU of the node observed one by one; those NVML failed on are kept with the error. */
+  private record Observation(
+      List<GpuIndex> gpus, ObservedNode node, Map<GpuIndex, NvmlException> unseen) {
+    /** The node's GPUs, then any GPU the intent names that the node lacks, in that order. */
+    SequencedSet<GpuIndex> andResolved(SequencedMap<GpuIndex, Resolution> resolutions) {
+      var all = new LinkedHashSet<>(gpus);
+      all.addAll(resolutions.keySet());
+      return all;
+    }
+  }
+
+  private Observation observeEach() {
+    List<GpuIndex> indices = observer.gpus();
+    var seen = new ArrayList<ObservedGpu>();
+    var unseen = new LinkedHashMap<GpuIndex, NvmlException>();
+    for (GpuIndex gpu : indices) {
+      try {
+        seen.add(observer.observe(gpu));
+      } catch (NvmlException e) {
+        unseen.put(gpu, e);
+      }
+    }
+    return new Observation(indices, new ObservedNode(seen), unseen);
+  }
+
+  /** The decision for a GPU that is not handed to the planner: unobserved, or not selected. */
+  private static Optional<Decision> unplanned(
+      Desired desired, GpuIndex gpu, Observation observation, Resolution resolution) {
+    NvmlException unseen = observation.unseen().get(gpu);
+    if (unseen != null) {
+      return Optional.of(
+          mightSelect(desired, gpu)
+              ? Decision.Failed.of("observing GPU " + gpu, unseen)
+              : new Decision.Unmanaged());
+    }
+    return resolution == null ? Optional.of(new Decision.Unmanaged()) : Optional.empty();
   }
 
   /**

@@ -76,6 +76,8 @@ class MinimalChangeTest {
           }
           case Decision.Blocked b -> fail("blocked without usage: " + b);
           case Decision.Infeasible i -> fail("placeable target infeasible: " + i);
+          case Decision.Unmanaged u -> fail("the planner never leaves a GPU unmanaged: " + u);
+          case Decision.Failed f -> fail("the planner never fails on NVML: " + f);
         }
         assertThat(gpu.layout())
             .as("from %s to %s", start, Layouts.show(target))

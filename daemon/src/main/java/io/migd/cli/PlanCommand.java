@@ -62,7 +62,8 @@ final class PlanCommand implements Callable<Integer> {
       var err = spec.commandLine().getErr();
       for (var entry : decisions.entrySet()) {
         if (!(entry.getValue() instanceof Decision.InSync
-            || entry.getValue() instanceof Decision.Change)) {
+            || entry.getValue() instanceof Decision.Change
+            || entry.getValue() instanceof Decision.Unmanaged)) {
           reachable = false;
           err.println(PlanView.describe(entry.getKey(), entry.getValue()));
         }

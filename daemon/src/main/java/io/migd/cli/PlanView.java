@@ -34,6 +34,8 @@ record PlanView(PlanView.Steps plan, List<PlanView.DecisionView> decisions) {
       case Decision.Change(var plan) -> "change";
       case Decision.Blocked(var holders, var reason) -> "blocked";
       case Decision.Infeasible(var reason) -> "infeasible";
+      case Decision.Unmanaged() -> "unmanaged";
+      case Decision.Failed(var code, var reason) -> "failed";
     };
   }
 
@@ -47,6 +49,8 @@ record PlanView(PlanView.Steps plan, List<PlanView.DecisionView> decisions) {
               + " GPU instances destroyed";
       case Decision.Blocked(var holders, var reason) -> reason;
       case Decision.Infeasible(var reason) -> reason;
+      case Decision.Unmanaged() -> "not selected by the config; migd leaves it as it is";
+      case Decision.Failed(var code, var reason) -> reason;
     };
   }
 
