@@ -6,7 +6,6 @@ import io.migd.layout.GpuTarget;
 import io.migd.profiles.CiProfile;
 import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
-import io.migd.profiles.ProfileName;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -116,13 +115,6 @@ final class TargetCheck {
     return new Result.Valid(wanted);
   }
 
-  /** The name of a compute instance of {@code slices} in a GPU instance of {@code gi}. */
-  static ProfileName computeInstanceName(ProfileName gi, int slices) {
-    return slices == gi.gpuSlices()
-        ? gi
-        : new ProfileName(slices, gi.gpuSlices(), gi.memoryGb(), gi.attributes());
-  }
-
   /** {@code "GPU 0 (A100-SXM4-40GB): "}. */
   static String prefix(GpuIndex gpu, GpuModel model) {
     return "GPU " + gpu + " (" + model.key() + "): ";
@@ -159,7 +151,7 @@ final class TargetCheck {
         return Optional.of(
             perSize[c]
                 + " × "
-                + computeInstanceName(gi.name(), c)
+                + gi.name().computeInstance(c)
                 + " do not fit in one "
                 + gi.name()
                 + " (at most "
@@ -168,11 +160,11 @@ final class TargetCheck {
                 + computeInstancesOf(gi));
       }
     }
-    if (CiLayoutSearch.best(gi.slices(), w.computeInstances(), List.of()).isEmpty()) {
+    if (CiLayoutSearch.best(gi, w.computeInstances(), List.of()).isEmpty()) {
       return Optional.of(
           "compute instances "
               + w.computeInstances().stream()
-                  .map(c -> computeInstanceName(gi.name(), c).toString())
+                  .map(c -> gi.name().computeInstance(c).toString())
                   .collect(Collectors.joining(" + "))
               + " do not fit together in one "
               + gi.name()
@@ -188,12 +180,7 @@ final class TargetCheck {
         + ": "
         + gi.ciProfiles().stream()
             .sorted(Comparator.comparingInt(CiProfile::slices))
-            .map(
-                ci ->
-                    computeInstanceName(gi.name(), ci.slices())
-                        + " (at most "
-                        + ci.instances()
-                        + ")")
+            .map(ci -> gi.name().computeInstance(ci.slices()) + " (at most " + ci.instances() + ")")
             .collect(Collectors.joining(", "));
   }
 

@@ -172,18 +172,11 @@ final class RuleCheckedGpu {
         gi.profile
             .ciProfileBySlices(c)
             .orElseThrow(() -> new AssertionError(gi.profile.name() + " has no " + c + "c"));
-    ProfileName expected =
-        c == gi.profile.slices()
-            ? gi.profile.name()
-            : new ProfileName(
-                c,
-                gi.profile.slices(),
-                gi.profile.name().memoryGb(),
-                gi.profile.name().attributes());
+    ProfileName expected = gi.profile.name().computeInstance(c);
     if (ci.id() != profileId || !expected.equals(name)) {
       throw new AssertionError("compute instance " + name + " id " + profileId + " is not " + ci);
     }
-    if (at.start() % c != 0 || at.end() > gi.profile.slices()) {
+    if (!ci.placements().contains(at)) {
       throw new AssertionError(c + "c cannot sit at " + at + " in " + gi.profile.name());
     }
     long same = gi.cis.values().stream().filter(x -> x.placement().size() == c).count();
