@@ -51,6 +51,10 @@ final class TargetCheck {
 
   static Result check(GpuTarget target, GpuModel model) {
     GpuIndex gpu = target.gpu();
+    Optional<String> tooLarge = beyondSearch(model);
+    if (tooLarge.isPresent()) {
+      return invalid(gpu, model, tooLarge.get());
+    }
     var wanted = new ArrayList<Wanted>();
     for (GpuInstanceSpec spec : target.gpuInstances()) {
       Optional<GiProfile> profile =
@@ -113,6 +117,32 @@ final class TargetCheck {
               + profilesHere(model));
     }
     return new Result.Valid(wanted);
+  }
+
+  /**
+   * What of the model the searches cannot hold: they keep slices, and placements of one profile, as
+   * bits of a {@code long}; every GPU known has at most 8 memory slices.
+   */
+  private static Optional<String> beyondSearch(GpuModel model) {
+    int limit = GiLayoutSearch.MAX_SLICES;
+    if (model.memorySlices() > limit) {
+      return Optional.of(
+          "the GPU has " + model.memorySlices() + " memory slices; migd plans up to " + limit);
+    }
+    for (GiProfile p : model.giProfiles()) {
+      if (p.placements().size() > limit || p.slices() > CiLayoutSearch.MAX_SLICES) {
+        return Optional.of(
+            p.name()
+                + " has "
+                + p.placements().size()
+                + " placements of "
+                + p.slices()
+                + " compute slices; migd plans up to "
+                + limit
+                + " of each");
+      }
+    }
+    return Optional.empty();
   }
 
   /** {@code "GPU 0 (A100-SXM4-40GB): "}. */
