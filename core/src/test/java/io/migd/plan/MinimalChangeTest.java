@@ -188,7 +188,7 @@ class MinimalChangeTest {
   }
 
   /**
-   * Of every layout of the target, the one DESIGN.md prefers from {@code start}: fewest GPU
+   * Of every layout of the target, the one the planning rules prefer from {@code start}: fewest GPU
    * instances destroyed (those of the start not in it at the same place), then the longest run of
    * free memory slices, then the smallest sorted list of starts, then the profiles at those starts
    * in catalogue order.
