@@ -12,7 +12,6 @@ import io.migd.nvml.PciInfo;
 import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.Placement;
-import io.migd.profiles.ProfileName;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -161,14 +160,10 @@ public final class RandomTransitions {
   }
 
   private static LiveComputeInstance ci(GiProfile gi, int giId, int id, int slices, int start) {
-    ProfileName name =
-        slices == gi.slices()
-            ? gi.name()
-            : new ProfileName(slices, gi.slices(), gi.name().memoryGb(), gi.name().attributes());
     return new LiveComputeInstance(
         id,
         gi.ciProfileBySlices(slices).orElseThrow().id(),
-        name,
+        gi.name().computeInstance(slices),
         new Placement(start, slices),
         "MIG-bench-" + giId + "-" + id);
   }

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Names a GPU-instance profile the driver reports: NVML's own name ("MIG 1g.10gb") wins; older
- * drivers leave it empty, and then the catalogue names the profile id, else the memory rule of
- * DESIGN.md section 3.
+ * drivers leave it empty, and then the catalogue names the profile id, else the naming rule ({@link
+ * ProfileName#memoryGigabytes}).
  */
 final class DriverProfileNames {
   private static final Logger log = LoggerFactory.getLogger(DriverProfileNames.class);

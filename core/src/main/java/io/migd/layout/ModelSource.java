@@ -1,10 +1,12 @@
 package io.migd.layout;
 
 import io.migd.nvml.DeviceHandle;
+import io.migd.nvml.GpuInstanceHandle;
 import io.migd.nvml.GpuInstanceProfile;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlException;
 import io.migd.profiles.CiProfile;
+import io.migd.profiles.ComputeCapability;
 import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.GpuModelCatalog;
@@ -20,9 +22,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The MIG profiles and placements of a GPU: from NVML when it answers, otherwise from the built-in
- * catalogue by PCI device id (DESIGN.md section 2). NVML wins where both exist, and a difference is
- * logged once per GPU. Compute-instance profiles cannot be asked of NVML without a GPU instance, so
- * they come from the catalogue, or follow the slice rule for a model migd does not know.
+ * catalogue by PCI device id. NVML wins where both exist, and a difference is logged once per GPU.
+ * Compute-instance profiles cannot be asked of NVML without a GPU instance, so they come from the
+ * catalogue, or follow the slice rule for a model migd does not know; their placements come from
+ * NVML once a GPU instance of the profile has existed ({@link #learn}), and follow the slice rule
+ * until then.
  */
 public final class ModelSource {
   private static final Logger log = LoggerFactory.getLogger(ModelSource.class);
@@ -32,6 +36,7 @@ public final class ModelSource {
   private final Nvml nvml;
   private final GpuModelCatalog catalog;
   private final Map<String, GpuModel> byUuid = new ConcurrentHashMap<>();
+  private final ComputeInstancePlacements ciPlacements = new ComputeInstancePlacements();
 
   /** A source over an NVML session and the built-in catalogue. */
   public ModelSource(Nvml nvml, GpuModelCatalog catalog) {
@@ -41,23 +46,76 @@ public final class ModelSource {
 
   /**
    * The model of an observed GPU, empty when neither NVML nor the catalogue knows its MIG profiles.
+   * Compute-instance placements are learned from the GPU instances the observation shows.
    */
   public Optional<GpuModel> modelOf(ObservedGpu gpu) {
     Optional<GpuModel> builtIn = catalog.byPciDeviceId(gpu.pci().deviceId());
     if (!gpu.migCapable()) {
       return builtIn;
     }
-    GpuModel cached = byUuid.get(gpu.uuid());
-    if (cached != null) {
-      return Optional.of(cached);
+    Optional<GpuModel> model = Optional.ofNullable(byUuid.get(gpu.uuid()));
+    if (model.isEmpty()) {
+      Optional<GpuModel> fromNvml = nvml.inSequence(() -> fromNvml(gpu, builtIn));
+      fromNvml.ifPresent(
+          reported -> {
+            builtIn.ifPresent(known -> logDifferences(gpu, known, reported));
+            byUuid.put(gpu.uuid(), reported);
+          });
+      model = fromNvml.or(() -> builtIn);
     }
-    Optional<GpuModel> fromNvml = nvml.inSequence(() -> fromNvml(gpu, builtIn));
-    fromNvml.ifPresent(
-        model -> {
-          builtIn.ifPresent(known -> logDifferences(gpu, known, model));
-          byUuid.put(gpu.uuid(), model);
+    model.ifPresent(m -> learnFrom(gpu, m));
+    return model.map(ciPlacements::applyTo);
+  }
+
+  /**
+   * Learns the compute-instance placements of a GPU instance's profile from it, once per model and
+   * profile. The executor can call it right after creating a GPU instance, so that NVML's
+   * placements are known before the next decision.
+   *
+   * @param gpuInstance a GPU instance that exists
+   */
+  public void learn(GpuInstanceHandle gpuInstance) {
+    nvml.inSequence(
+        () -> {
+          var info = nvml.gpuInstanceInfo(gpuInstance);
+          int pci = nvml.pciInfo(info.device()).deviceId();
+          if (!ciPlacements.known(pci, info.profileId())) {
+            int slices = nvml.gpuInstanceProfileById(info.device(), info.profileId()).sliceCount();
+            ciPlacements.learn(nvml, pci, info.profileId(), slices, gpuInstance);
+          }
+          return null;
         });
-    return fromNvml.or(() -> builtIn);
+  }
+
+  private void learnFrom(ObservedGpu gpu, GpuModel model) {
+    int pci = gpu.pci().deviceId();
+    var missing =
+        gpu.gpuInstances().stream()
+            .filter(gi -> !ciPlacements.known(pci, gi.profileId()))
+            .filter(gi -> model.giProfileById(gi.profileId()).isPresent())
+            .toList();
+    if (missing.isEmpty()) {
+      return;
+    }
+    nvml.inSequence(
+        () -> {
+          DeviceHandle device = nvml.deviceByIndex(gpu.index().value());
+          for (LiveGpuInstance gi : missing) {
+            int slices = model.giProfileById(gi.profileId()).orElseThrow().slices();
+            try {
+              GpuInstanceHandle handle = nvml.gpuInstanceById(device, gi.id());
+              ciPlacements.learn(nvml, pci, gi.profileId(), slices, handle);
+            } catch (NvmlException e) {
+              log.debug(
+                  "gpu={} GPU instance {} is gone before its compute-instance placements were read"
+                      + " ({})",
+                  gpu.index(),
+                  gi.id(),
+                  e.code().cName());
+            }
+          }
+          return null;
+        });
   }
 
   private Optional<GpuModel> fromNvml(ObservedGpu gpu, Optional<GpuModel> builtIn) {
@@ -113,9 +171,7 @@ public final class ModelSource {
             gpu.name(),
             gpu.pci().deviceId(),
             builtIn.map(GpuModel::architecture).orElse(-1),
-            builtIn
-                .map(GpuModel::computeCapability)
-                .orElse(new io.migd.profiles.ComputeCapability(0, 0)),
+            builtIn.map(GpuModel::computeCapability).orElse(new ComputeCapability(0, 0)),
             gpu.memoryMiB(),
             builtIn.map(GpuModel::smCount).orElse(1),
             true,
@@ -123,14 +179,21 @@ public final class ModelSource {
             giProfiles));
   }
 
-  /** A CI of c slices starts at multiples of c inside the GPU instance. */
+  /** The compute-instance profiles of a GPU-instance profile the catalogue lacks. */
   private static List<CiProfile> ciProfilesBySliceRule(GpuInstanceProfile p) {
     var result = new ArrayList<CiProfile>();
     for (int i = 0; i < CI_SLICES.length; i++) {
       int c = CI_SLICES[i];
       if (c <= p.sliceCount()) {
         int sm = Math.max(1, p.multiprocessorCount() * c / p.sliceCount());
-        result.add(new CiProfile(CI_INDEX[i], CI_INDEX[i], c, p.sliceCount() / c, sm));
+        result.add(
+            new CiProfile(
+                CI_INDEX[i],
+                CI_INDEX[i],
+                c,
+                p.sliceCount() / c,
+                sm,
+                CiProfile.slicePlacements(c, p.sliceCount())));
       }
     }
     return result;

@@ -1,10 +1,12 @@
 package io.migd.layout;
 
+import io.migd.profiles.CiProfile;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigItem;
 import io.migd.profiles.ProfileName;
 import io.migd.profiles.TimeSlicing;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +57,8 @@ public final class TargetResolver {
   /**
    * mig-parted's reading of {@code mig-devices}: a GPU-instance name asks for that many GPU
    * instances, each with the compute instance spanning it; a compute-instance name ({@code
-   * 1c.4g.20gb: 4}) asks for that many compute instances, packed as many to a GPU instance as fit.
+   * 1c.4g.20gb: 4}) asks for that many compute instances, packed as many to a GPU instance as the
+   * slice rule fits (a config names no model, so NVML's placements cannot be asked here).
    */
   public static List<GpuInstanceSpec> gpuInstances(Map<ProfileName, Integer> migDevices) {
     var specs = new ArrayList<GpuInstanceSpec>();
@@ -68,11 +71,11 @@ public final class TargetResolver {
             return;
           }
           ProfileName gi = name.giProfileName();
-          int perGpuInstance = gi.gpuSlices() / name.computeSlices();
+          int perGpuInstance =
+              CiProfile.slicePlacements(name.computeSlices(), gi.gpuSlices()).size();
           for (int left = count; left > 0; left -= perGpuInstance) {
             int here = Math.min(left, perGpuInstance);
-            specs.add(
-                new GpuInstanceSpec(gi, java.util.Collections.nCopies(here, name.computeSlices())));
+            specs.add(new GpuInstanceSpec(gi, Collections.nCopies(here, name.computeSlices())));
           }
         });
     return specs;

@@ -1,25 +1,40 @@
 package io.migd.plan;
 
+import io.migd.profiles.CiProfile;
+import io.migd.profiles.GiProfile;
+import io.migd.profiles.Placement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Complete search for the compute instances of one GPU instance.
  *
- * <p>A compute instance of {@code c} compute slices may sit at starts {@code k * c} with {@code
- * start + c <= } the GPU instance's compute slices, and compute instances do not overlap. Given the
- * sizes wanted and the compute instances that exist, the search tries every subset of the existing
- * ones to keep (those in use always among them) and every placement of the missing ones, and keeps
- * the most existing compute instances, then the lexicographically smallest final layout (sorted by
- * start).
+ * <p>A compute instance may sit at the placements its compute-instance profile lists (NVML's
+ * answer, or the slice rule until NVML has answered), and compute instances do not overlap. Given
+ * the sizes wanted and the compute instances that exist, the search tries every subset of the
+ * existing ones to keep (those in use always among them) and every placement of the missing ones,
+ * and keeps the most existing compute instances, then the lexicographically smallest final layout
+ * (sorted by start, then size).
  */
 final class CiLayoutSearch {
-  /** A compute instance that exists: id, compute slices, start, and whether it is in use. */
-  record Existing(int id, int slices, int start, boolean inUse) {}
+  /** Compute slices are bits of a {@code long}; no GPU instance known has more than 8. */
+  static final int MAX_SLICES = Long.SIZE;
 
-  /** A compute instance to create: compute slices and start. */
-  record Created(int slices, int start) {}
+  /** A compute instance that exists: its id, placement in the GPU instance, and whether in use. */
+  record Existing(int id, Placement placement, boolean inUse) {
+    int slices() {
+      return placement.size();
+    }
+
+    int start() {
+      return placement.start();
+    }
+  }
+
+  /** A compute instance to create: its compute slices and placement. */
+  record Created(int slices, Placement placement) {}
 
   /** The best arrangement: which existing compute instances stay, which go, what is created. */
   record Result(List<Existing> kept, List<Existing> destroyed, List<Created> created) {
@@ -30,150 +45,191 @@ final class CiLayoutSearch {
     }
   }
 
-  private static final int MAX_SLICES = 8;
+  private static final Comparator<Placement> BY_START =
+      Comparator.comparingInt(Placement::start).thenComparingInt(Placement::size);
 
-  private final int giSlices;
+  private final List<Existing> existing;
+  private final boolean[] keep;
   private final int[] remaining;
-  private final int[] createdStart;
-  private int[] bestCreatedStart;
-  private int[] bestRemaining;
-  private long bestKey;
-  private long keptKey;
+  private final long[][] masks;
+  private final List<List<Placement>> placements;
+  private final int[] createdAt;
+  private int bestKept = -1;
+  private List<Placement> bestLayout;
+  private boolean[] bestKeep;
+  private Placement[] bestCreated;
 
-  private CiLayoutSearch(int giSlices, int remainingCount) {
-    this.giSlices = giSlices;
-    this.remaining = new int[remainingCount];
-    this.createdStart = new int[remainingCount];
+  private CiLayoutSearch(GiProfile gi, List<Existing> existing, int[] remaining) {
+    this.existing = existing;
+    this.keep = new boolean[existing.size()];
+    this.remaining = remaining;
+    this.masks = new long[remaining.length][];
+    this.placements = new ArrayList<>(remaining.length);
+    this.createdAt = new int[remaining.length];
+    for (int k = 0; k < remaining.length; k++) {
+      List<Placement> here = gi.ciProfileBySlices(remaining[k]).orElseThrow().placements();
+      placements.add(here);
+      masks[k] = new long[here.size()];
+      for (int i = 0; i < here.size(); i++) {
+        masks[k][i] = mask(here.get(i));
+      }
+    }
   }
 
   /**
-   * The best arrangement of {@code wanted} compute-slice sizes in a GPU instance of {@code
-   * giSlices} compute slices that holds {@code existing}.
+   * The best arrangement of {@code wanted} compute-slice sizes in a GPU instance of profile {@code
+   * gi} that holds {@code existing}.
    *
    * @return the arrangement, or empty when the wanted sizes cannot sit there without removing a
-   *     compute instance in use
+   *     compute instance in use (or the profile offers no compute instance of a wanted size)
    */
-  static Optional<Result> best(int giSlices, List<Integer> wanted, List<Existing> existing) {
-    int n = existing.size();
-    if (n > 16 || giSlices > MAX_SLICES) {
-      throw new IllegalArgumentException(
-          "a GPU instance of " + giSlices + " slices cannot hold " + n + " compute instances");
+  static Optional<Result> best(GiProfile gi, List<Integer> wanted, List<Existing> existing) {
+    if (gi.slices() > MAX_SLICES
+        || existing.stream().anyMatch(e -> e.placement().end() > MAX_SLICES)) {
+      return Optional.empty();
     }
-    int[] wantedCount = new int[MAX_SLICES + 1];
-    for (int c : wanted) {
-      if (c < 1 || c > giSlices) {
+    var sizes = new ArrayList<Integer>(wanted);
+    for (int c : sizes) {
+      Optional<CiProfile> profile = gi.ciProfileBySlices(c);
+      if (profile.isEmpty()) {
         return Optional.empty();
       }
-      wantedCount[c]++;
     }
-    int mustKeep = 0;
-    for (int i = 0; i < n; i++) {
-      if (existing.get(i).inUse()) {
-        mustKeep |= 1 << i;
-      }
+    // Largest first: they have the fewest placements, so dead ends show early.
+    sizes.sort(Comparator.reverseOrder());
+    var search =
+        new CiLayoutSearch(
+            gi, List.copyOf(existing), sizes.stream().mapToInt(Integer::intValue).toArray());
+    search.chooseKept(0, 0L, 0);
+    return Optional.ofNullable(search.result());
+  }
+
+  /** Decides for each existing compute instance from {@code i} on whether it stays. */
+  private void chooseKept(int i, long occ, int kept) {
+    if (kept + existing.size() - i < bestKept) {
+      return;
     }
-    Result best = null;
-    int bestKept = -1;
-    long bestLayout = 0;
-    for (int keep = 0; keep < 1 << n; keep++) {
-      if ((keep & mustKeep) != mustKeep || Integer.bitCount(keep) < bestKept) {
-        continue;
-      }
-      int[] left = wantedCount.clone();
-      int occ = 0;
-      long keptKey = 0;
-      boolean ok = true;
-      for (int i = 0; i < n && ok; i++) {
-        if ((keep >>> i & 1) == 0) {
-          continue;
-        }
-        Existing e = existing.get(i);
-        int mask = sliceMask(e.slices(), e.start());
-        ok = e.slices() <= MAX_SLICES && left[e.slices()]-- > 0 && (occ & mask) == 0;
-        occ |= mask;
-        keptKey |= 1L << (e.start() * MAX_SLICES + e.slices() - 1);
-      }
-      if (!ok) {
-        continue;
-      }
-      var sizes = new ArrayList<Integer>();
-      for (int c = MAX_SLICES; c >= 1; c--) {
-        for (int k = 0; k < left[c]; k++) {
-          sizes.add(c);
-        }
-      }
-      var search = new CiLayoutSearch(giSlices, sizes.size());
-      for (int k = 0; k < sizes.size(); k++) {
-        search.remaining[k] = sizes.get(k);
-      }
-      search.keptKey = keptKey;
-      search.place(0, occ, 0);
-      if (search.bestCreatedStart == null) {
-        continue;
-      }
-      int keptCount = Integer.bitCount(keep);
-      if (keptCount > bestKept || compareLayouts(search.bestKey, bestLayout) < 0) {
-        bestKept = keptCount;
-        bestLayout = search.bestKey;
-        best = search.result(existing, keep);
+    if (i == existing.size()) {
+      place(0, occ, kept);
+      return;
+    }
+    Existing e = existing.get(i);
+    long m = mask(e.placement());
+    if ((occ & m) == 0 && takesWanted(e.slices())) {
+      keep[i] = true;
+      chooseKept(i + 1, occ | m, kept + 1);
+      keep[i] = false;
+      releaseWanted(e.slices());
+    }
+    if (!e.inUse()) {
+      chooseKept(i + 1, occ, kept);
+    }
+  }
+
+  /** Marks one wanted compute instance of {@code slices} as taken by a kept one, if any is left. */
+  private boolean takesWanted(int slices) {
+    for (int k = remaining.length - 1; k >= 0; k--) {
+      if (remaining[k] == slices) {
+        remaining[k] = -slices;
+        return true;
       }
     }
-    return Optional.ofNullable(best);
+    return false;
+  }
+
+  private void releaseWanted(int slices) {
+    for (int k = 0; k < remaining.length; k++) {
+      if (remaining[k] == -slices) {
+        remaining[k] = slices;
+        return;
+      }
+    }
   }
 
   /**
-   * Places {@code remaining[k..]} (largest first; equal sizes at increasing starts, since they are
-   * interchangeable).
+   * Places the wanted compute instances not taken by kept ones, from {@code k} on (largest first;
+   * equal sizes at increasing placement indexes, since they are interchangeable).
    */
-  private void place(int k, int occ, long layout) {
+  private void place(int k, long occ, int kept) {
     if (k == remaining.length) {
-      // The final layout, as a set of (start, size) bits: the lowest first set bit wins.
-      long full = layout | keptKey;
-      if (bestCreatedStart == null || compareLayouts(full, bestKey) < 0) {
-        bestKey = full;
-        bestCreatedStart = createdStart.clone();
-        bestRemaining = remaining.clone();
-      }
+      consider(kept);
       return;
     }
     int c = remaining[k];
-    int from = k > 0 && remaining[k - 1] == c ? createdStart[k - 1] + c : 0;
-    for (int start = from; start + c <= giSlices; start += c) {
-      int mask = sliceMask(c, start);
-      if ((occ & mask) == 0) {
-        createdStart[k] = start;
-        place(k + 1, occ | mask, layout | 1L << (start * MAX_SLICES + c - 1));
+    if (c < 0) {
+      place(k + 1, occ, kept);
+      return;
+    }
+    int previous = k - 1;
+    while (previous >= 0 && remaining[previous] < 0) {
+      previous--;
+    }
+    int from = previous >= 0 && remaining[previous] == c ? createdAt[previous] + 1 : 0;
+    for (int i = from; i < masks[k].length; i++) {
+      if ((occ & masks[k][i]) == 0) {
+        createdAt[k] = i;
+        place(k + 1, occ | masks[k][i], kept);
       }
     }
   }
 
-  /**
-   * Orders layouts encoded as bits {@code start * 8 + size - 1} by their sorted (start, size) list:
-   * the layout whose lowest differing bit is set has the smaller entry there.
-   */
-  private static int compareLayouts(long a, long b) {
-    if (a == b) {
-      return 0;
+  private void consider(int kept) {
+    var layout = new ArrayList<Placement>();
+    for (int i = 0; i < existing.size(); i++) {
+      if (keep[i]) {
+        layout.add(existing.get(i).placement());
+      }
     }
-    long lowest = Long.lowestOneBit(a ^ b);
-    return (a & lowest) != 0 ? -1 : 1;
+    for (int k = 0; k < remaining.length; k++) {
+      if (remaining[k] > 0) {
+        layout.add(placements.get(k).get(createdAt[k]));
+      }
+    }
+    layout.sort(BY_START);
+    if (kept > bestKept || (kept == bestKept && compare(layout, bestLayout) < 0)) {
+      bestKept = kept;
+      bestLayout = layout;
+      bestKeep = keep.clone();
+      bestCreated = new Placement[remaining.length];
+      for (int k = 0; k < remaining.length; k++) {
+        if (remaining[k] > 0) {
+          bestCreated[k] = placements.get(k).get(createdAt[k]);
+        }
+      }
+    }
   }
 
-  private Result result(List<Existing> existing, int keep) {
+  private static int compare(List<Placement> a, List<Placement> b) {
+    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+      int c = BY_START.compare(a.get(i), b.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.size(), b.size());
+  }
+
+  private Result result() {
+    if (bestKeep == null) {
+      return null;
+    }
     var kept = new ArrayList<Existing>();
     var destroyed = new ArrayList<Existing>();
     for (int i = 0; i < existing.size(); i++) {
-      ((keep >>> i & 1) != 0 ? kept : destroyed).add(existing.get(i));
+      (bestKeep[i] ? kept : destroyed).add(existing.get(i));
     }
     var created = new ArrayList<Created>();
-    for (int k = 0; k < bestRemaining.length; k++) {
-      created.add(new Created(bestRemaining[k], bestCreatedStart[k]));
+    for (int k = 0; k < bestCreated.length; k++) {
+      if (bestCreated[k] != null) {
+        created.add(new Created(Math.abs(remaining[k]), bestCreated[k]));
+      }
     }
-    created.sort((x, y) -> Integer.compare(x.start(), y.start()));
+    created.sort(Comparator.comparing(Created::placement, BY_START));
     return new Result(kept, destroyed, created);
   }
 
-  private static int sliceMask(int slices, int start) {
-    return ((1 << slices) - 1) << start;
+  private static long mask(Placement at) {
+    long bits = at.size() >= Long.SIZE ? -1L : (1L << at.size()) - 1;
+    return bits << at.start();
   }
 }

@@ -43,10 +43,7 @@ record ExistingInstance(
       for (LiveComputeInstance ci : gi.computeInstances()) {
         cis.add(
             new CiLayoutSearch.Existing(
-                ci.id(),
-                ci.placement().size(),
-                ci.placement().start(),
-                !usage.holdersOf(gpu, gi.id(), ci.id()).isEmpty()));
+                ci.id(), ci.placement(), !usage.holdersOf(gpu, gi.id(), ci.id()).isEmpty()));
       }
       cis.sort(Comparator.comparingInt(CiLayoutSearch.Existing::start));
       var holders = new LinkedHashSet<>(usage.holdersOf(gpu, gi.id()));
@@ -88,11 +85,9 @@ record ExistingInstance(
                       ci ->
                           ci.id()
                               + " ("
-                              + TargetCheck.computeInstanceName(live.profile(), ci.slices())
+                              + live.profile().computeInstance(ci.slices())
                               + " at "
-                              + ci.start()
-                              + ":"
-                              + ci.slices()
+                              + ci.placement()
                               + ")")
                   .toList()));
     }

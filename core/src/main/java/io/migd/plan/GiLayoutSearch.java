@@ -2,6 +2,7 @@ package io.migd.plan;
 
 import io.migd.profiles.Placement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -18,7 +19,8 @@ import java.util.Optional;
  * placement starts, then the profiles at those starts in catalogue order. Because the order is
  * total, the answer does not depend on the order the groups are given in.
  *
- * <p>Memory slices are bits of an {@code int} (a GPU has at most 8). Placements of instances that
+ * <p>Memory slices are bits of a {@code long} (no GPU known has more than 8; {@link TargetCheck}
+ * turns a GPU past {@link #MAX_SLICES} into an infeasible target). Placements of instances that
  * must stay are occupied from the start. A branch is cut when even keeping every existing instance
  * still reachable cannot beat the best kept count, or ties it while the free run it still has is
  * already shorter than the best's.
@@ -34,14 +36,21 @@ final class GiLayoutSearch {
    *     placements.get(i)} and may be kept
    * @param forced bit {@code i} set when the existing instance there is in use and must stay
    */
-  record Group(int rank, int count, List<Placement> placements, int existing, int forced) {
+  record Group(int rank, int count, List<Placement> placements, long existing, long forced) {
     Group {
       placements = List.copyOf(placements);
-      if ((forced & ~existing) != 0 || Integer.bitCount(forced) > count) {
+      if ((forced & ~existing) != 0 || Long.bitCount(forced) > count) {
         throw new IllegalArgumentException("forced placements must be existing and at most count");
+      }
+      if (rank < 0 || placements.size() > MAX_SLICES) {
+        throw new IllegalArgumentException(
+            "profile rank " + rank + " with " + placements.size() + " placements");
       }
     }
   }
+
+  /** Memory slices, and placements of one profile, that the search can hold. */
+  static final int MAX_SLICES = Long.SIZE;
 
   /**
    * The best layout.
@@ -50,40 +59,40 @@ final class GiLayoutSearch {
    * @param kept how many existing GPU instances it keeps
    * @param freeRun the longest run of free memory slices it leaves
    */
-  record Solution(List<Integer> chosen, int kept, int freeRun) {
+  record Solution(List<Long> chosen, int kept, int freeRun) {
     Solution {
       chosen = List.copyOf(chosen);
     }
   }
 
-  private final int full;
+  private final long full;
   private final int groups;
   private final int[] count;
   private final int[] rank;
-  private final int[][] masks;
+  private final long[][] masks;
   private final int[][] starts;
-  private final int[] existing;
-  private final int[] forced;
+  private final long[] existing;
+  private final long[] forced;
   private final int[] suffixPotential;
-  private final int[] chosen;
+  private final long[] chosen;
   private final int slices;
   private final boolean anyWillDo;
-  private int[] bestChosen;
+  private long[] bestChosen;
   private int bestKept = -1;
   private int bestRun = -1;
-  private int bestStarts;
-  private long bestRanks;
+  private long bestStarts;
+  private int[] bestRanks;
 
   /** Where each group given sits in the search order. */
   private final int[] order;
 
   private GiLayoutSearch(int memorySlices, List<Group> given, boolean anyWillDo) {
-    if (memorySlices < 1 || memorySlices > 16) {
+    if (memorySlices < 1 || memorySlices > MAX_SLICES) {
       throw new IllegalArgumentException("a GPU with " + memorySlices + " memory slices");
     }
     slices = memorySlices;
     this.anyWillDo = anyWillDo;
-    full = (1 << memorySlices) - 1;
+    full = mask(0, memorySlices);
     // Larger instances first: they have the fewest placements, so dead ends show early.
     var list = new ArrayList<>(given);
     list.sort(
@@ -96,33 +105,32 @@ final class GiLayoutSearch {
     groups = list.size();
     count = new int[groups];
     rank = new int[groups];
-    masks = new int[groups][];
+    masks = new long[groups][];
     starts = new int[groups][];
-    existing = new int[groups];
-    forced = new int[groups];
+    existing = new long[groups];
+    forced = new long[groups];
     suffixPotential = new int[groups + 1];
-    chosen = new int[groups];
+    chosen = new long[groups];
     for (int g = 0; g < groups; g++) {
       Group group = list.get(g);
-      if (group.rank() < 0 || group.rank() > 15) {
-        throw new IllegalArgumentException("profile rank " + group.rank() + " out of range");
-      }
       count[g] = group.count();
       rank[g] = group.rank();
       existing[g] = group.existing();
       forced[g] = group.forced();
       int n = group.placements().size();
-      masks[g] = new int[n];
+      masks[g] = new long[n];
       starts[g] = new int[n];
       for (int i = 0; i < n; i++) {
         Placement p = group.placements().get(i);
-        masks[g][i] = ((1 << p.size()) - 1) << p.start();
+        if (p.end() > memorySlices) {
+          throw new IllegalArgumentException("placement " + p + " past the GPU's memory slices");
+        }
+        masks[g][i] = mask(p.start(), p.size());
         starts[g][i] = p.start();
       }
     }
     for (int g = groups - 1; g >= 0; g--) {
-      suffixPotential[g] =
-          suffixPotential[g + 1] + Math.min(count[g], Integer.bitCount(existing[g]));
+      suffixPotential[g] = suffixPotential[g + 1] + Math.min(count[g], Long.bitCount(existing[g]));
     }
   }
 
@@ -143,7 +151,7 @@ final class GiLayoutSearch {
   }
 
   private Optional<Solution> run() {
-    int occ = 0;
+    long occ = 0;
     for (int g = 0; g < groups; g++) {
       for (int i = 0; i < masks[g].length; i++) {
         if ((forced[g] >>> i & 1) != 0) {
@@ -158,14 +166,14 @@ final class GiLayoutSearch {
     if (bestChosen == null) {
       return Optional.empty();
     }
-    var result = new ArrayList<Integer>(groups);
+    var result = new ArrayList<Long>(groups);
     for (int g : order) {
       result.add(bestChosen[g]);
     }
     return Optional.of(new Solution(result, bestKept, bestRun));
   }
 
-  private void nextGroup(int g, int occ, int kept) {
+  private void nextGroup(int g, long occ, int kept) {
     if (g + 1 == groups) {
       consider(occ, kept);
     } else {
@@ -173,7 +181,7 @@ final class GiLayoutSearch {
     }
   }
 
-  private void place(int g, int i, int left, int occ, int kept) {
+  private void place(int g, int i, int left, long occ, int kept) {
     if (anyWillDo && bestChosen != null) {
       return;
     }
@@ -188,70 +196,89 @@ final class GiLayoutSearch {
       return;
     }
     int potential =
-        kept + Math.min(left, Integer.bitCount(existing[g] >>> i)) + suffixPotential[g + 1];
+        kept + Math.min(left, Long.bitCount(existing[g] >>> i)) + suffixPotential[g + 1];
     if (potential < bestKept || (potential == bestKept && longestRun(full & ~occ) < bestRun)) {
       return;
     }
     boolean isForced = (forced[g] >>> i & 1) != 0;
     if (isForced) {
       // Already occupied by itself from the start; it can only be taken.
-      chosen[g] |= 1 << i;
+      chosen[g] |= 1L << i;
       place(g, i + 1, left - 1, occ, kept + 1);
-      chosen[g] &= ~(1 << i);
+      chosen[g] &= ~(1L << i);
       return;
     }
     if ((masks[g][i] & occ) == 0) {
-      chosen[g] |= 1 << i;
-      place(g, i + 1, left - 1, occ | masks[g][i], kept + (existing[g] >>> i & 1));
-      chosen[g] &= ~(1 << i);
+      chosen[g] |= 1L << i;
+      place(g, i + 1, left - 1, occ | masks[g][i], kept + (int) (existing[g] >>> i & 1));
+      chosen[g] &= ~(1L << i);
     }
     place(g, i + 1, left, occ, kept);
   }
 
-  private void consider(int occ, int kept) {
+  private void consider(long occ, int kept) {
     int run = longestRun(full & ~occ);
     if (kept < bestKept || (kept == bestKept && run < bestRun)) {
       return;
     }
-    // Starts are distinct (instances do not overlap), so a layout's sorted starts are a bit set,
-    // and the profiles at them a nibble per start, the lowest start most significant.
-    int startBits = 0;
-    long ranks = 0;
+    // Starts are distinct (instances do not overlap), so a layout's sorted starts are a bit set.
+    long startBits = 0;
     for (int g = 0; g < groups; g++) {
-      for (int bits = chosen[g]; bits != 0; bits &= bits - 1) {
-        int start = starts[g][Integer.numberOfTrailingZeros(bits)];
-        startBits |= 1 << start;
-        ranks |= (long) rank[g] << (4 * (slices - 1 - start));
+      for (long bits = chosen[g]; bits != 0; bits &= bits - 1) {
+        startBits |= 1L << starts[g][Long.numberOfTrailingZeros(bits)];
       }
     }
+    int[] ranks = null;
     if (kept == bestKept && run == bestRun) {
       int c = compareStarts(startBits, bestStarts);
-      if (c > 0 || (c == 0 && ranks >= bestRanks)) {
+      if (c > 0) {
         return;
+      }
+      if (c == 0) {
+        ranks = ranksByStart();
+        if (Arrays.compare(ranks, bestRanks) >= 0) {
+          return;
+        }
       }
     }
     bestKept = kept;
     bestRun = run;
     bestStarts = startBits;
-    bestRanks = ranks;
+    bestRanks = ranks != null ? ranks : ranksByStart();
     bestChosen = chosen.clone();
+  }
+
+  /** The catalogue rank of the profile at each memory slice where an instance starts, else -1. */
+  private int[] ranksByStart() {
+    int[] ranks = new int[slices];
+    Arrays.fill(ranks, -1);
+    for (int g = 0; g < groups; g++) {
+      for (long bits = chosen[g]; bits != 0; bits &= bits - 1) {
+        ranks[starts[g][Long.numberOfTrailingZeros(bits)]] = rank[g];
+      }
+    }
+    return ranks;
   }
 
   /**
    * Compares two sets of starts of the same size by their sorted lists: the set holding the lowest
    * start that only one of them has comes first.
    */
-  private static int compareStarts(int a, int b) {
+  private static int compareStarts(long a, long b) {
     if (a == b) {
       return 0;
     }
-    return (a & Integer.lowestOneBit(a ^ b)) != 0 ? -1 : 1;
+    return (a & Long.lowestOneBit(a ^ b)) != 0 ? -1 : 1;
+  }
+
+  private static long mask(int start, int size) {
+    return (size >= Long.SIZE ? -1L : (1L << size) - 1) << start;
   }
 
   /** The longest run of set bits. */
-  static int longestRun(int bits) {
-    if ((bits & ~0xFF) == 0) {
-      return RUNS[bits];
+  static int longestRun(long bits) {
+    if ((bits & ~0xFFL) == 0) {
+      return RUNS[(int) bits];
     }
     int run = 0;
     while (bits != 0) {

@@ -71,7 +71,7 @@ final class InUseCheck {
   static Optional<List<SplitAssignment.Choice>> splits(
       GpuModel model, List<Wanted> wanted, List<ExistingInstance> kept, int rank) {
     return SplitAssignment.assign(
-        model.giProfiles().get(rank).slices(),
+        model.giProfiles().get(rank),
         kept.stream().map(ExistingInstance::computeInstances).toList(),
         wanted.stream().filter(w -> w.rank() == rank).map(Wanted::computeInstances).toList());
   }

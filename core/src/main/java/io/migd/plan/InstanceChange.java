@@ -68,13 +68,13 @@ final class InstanceChange {
       if (wantedCount[r] == 0) {
         continue;
       }
-      int existingBits = 0;
-      int forcedBits = 0;
+      long existingBits = 0;
+      long forcedBits = 0;
       for (ExistingInstance e : existing) {
         if (e.rank() == r && e.placementIndex() >= 0) {
-          existingBits |= 1 << e.placementIndex();
+          existingBits |= 1L << e.placementIndex();
           if (e.inUse()) {
-            forcedBits |= 1 << e.placementIndex();
+            forcedBits |= 1L << e.placementIndex();
           }
         }
       }
@@ -101,8 +101,8 @@ final class InstanceChange {
     for (int g = 0; g < groups.size(); g++) {
       int r = groupRanks.get(g);
       GiProfile profile = model.giProfiles().get(r);
-      for (int bits = solution.get().chosen().get(g); bits != 0; bits &= bits - 1) {
-        int index = Integer.numberOfTrailingZeros(bits);
+      for (long bits = solution.get().chosen().get(g); bits != 0; bits &= bits - 1) {
+        int index = Long.numberOfTrailingZeros(bits);
         Optional<ExistingInstance> there =
             existing.stream().filter(e -> e.rank() == r && e.placementIndex() == index).findFirst();
         if (there.isPresent()) {
@@ -180,7 +180,7 @@ final class InstanceChange {
               new Step.CreateGpuInstance(
                   gpu, p.profile().name(), p.profile().id(), p.placement())));
       var plan =
-          CiLayoutSearch.best(p.profile().slices(), w.computeInstances(), List.of())
+          CiLayoutSearch.best(p.profile(), w.computeInstances(), List.of())
               .orElseThrow(() -> new IllegalStateException("checked split does not fit " + w));
       for (var ci : plan.created()) {
         createCi.add(createComputeInstance(p.profile(), p.placement(), ci));
@@ -204,12 +204,12 @@ final class InstanceChange {
             .orElseThrow(() -> new IllegalStateException("checked split lacks " + ci));
     return new Ordered(
         giPlacement.start(),
-        ci.start(),
+        ci.placement().start(),
         new Step.CreateComputeInstance(
             gpu,
             giPlacement,
-            TargetCheck.computeInstanceName(profile.name(), ci.slices()),
+            profile.name().computeInstance(ci.slices()),
             ciProfile.id(),
-            new Placement(ci.start(), ci.slices())));
+            ci.placement()));
   }
 }

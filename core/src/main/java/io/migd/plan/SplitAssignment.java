@@ -1,5 +1,6 @@
 package io.migd.plan;
 
+import io.migd.profiles.GiProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,13 +28,13 @@ final class SplitAssignment {
   /**
    * One choice per kept GPU instance, in the order given.
    *
-   * @param giSlices compute slices of the profile
+   * @param gi the GPU-instance profile
    * @param kept the compute instances of each kept GPU instance
    * @param wanted the wanted splits of the profile, at least as many as {@code kept}
    * @return the choices, or empty when the compute instances in use allow none
    */
   static Optional<List<Choice>> assign(
-      int giSlices, List<List<CiLayoutSearch.Existing>> kept, List<List<Integer>> wanted) {
+      GiProfile gi, List<List<CiLayoutSearch.Existing>> kept, List<List<Integer>> wanted) {
     var splits = new ArrayList<List<Integer>>();
     var left = new ArrayList<Integer>();
     for (List<Integer> split : wanted) {
@@ -49,7 +50,7 @@ final class SplitAssignment {
     for (var cis : kept) {
       var row = new ArrayList<Optional<CiLayoutSearch.Result>>();
       for (var split : splits) {
-        row.add(CiLayoutSearch.best(giSlices, split, cis));
+        row.add(CiLayoutSearch.best(gi, split, cis));
       }
       options.add(row);
     }

@@ -6,7 +6,6 @@ import io.migd.layout.GpuTarget;
 import io.migd.profiles.CiProfile;
 import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
-import io.migd.profiles.ProfileName;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -52,6 +51,10 @@ final class TargetCheck {
 
   static Result check(GpuTarget target, GpuModel model) {
     GpuIndex gpu = target.gpu();
+    Optional<String> tooLarge = beyondSearch(model);
+    if (tooLarge.isPresent()) {
+      return invalid(gpu, model, tooLarge.get());
+    }
     var wanted = new ArrayList<Wanted>();
     for (GpuInstanceSpec spec : target.gpuInstances()) {
       Optional<GiProfile> profile =
@@ -116,11 +119,30 @@ final class TargetCheck {
     return new Result.Valid(wanted);
   }
 
-  /** The name of a compute instance of {@code slices} in a GPU instance of {@code gi}. */
-  static ProfileName computeInstanceName(ProfileName gi, int slices) {
-    return slices == gi.gpuSlices()
-        ? gi
-        : new ProfileName(slices, gi.gpuSlices(), gi.memoryGb(), gi.attributes());
+  /**
+   * What of the model the searches cannot hold: they keep slices, and placements of one profile, as
+   * bits of a {@code long}; every GPU known has at most 8 memory slices.
+   */
+  private static Optional<String> beyondSearch(GpuModel model) {
+    int limit = GiLayoutSearch.MAX_SLICES;
+    if (model.memorySlices() > limit) {
+      return Optional.of(
+          "the GPU has " + model.memorySlices() + " memory slices; migd plans up to " + limit);
+    }
+    for (GiProfile p : model.giProfiles()) {
+      if (p.placements().size() > limit || p.slices() > CiLayoutSearch.MAX_SLICES) {
+        return Optional.of(
+            p.name()
+                + " has "
+                + p.placements().size()
+                + " placements of "
+                + p.slices()
+                + " compute slices; migd plans up to "
+                + limit
+                + " of each");
+      }
+    }
+    return Optional.empty();
   }
 
   /** {@code "GPU 0 (A100-SXM4-40GB): "}. */
@@ -159,7 +181,7 @@ final class TargetCheck {
         return Optional.of(
             perSize[c]
                 + " × "
-                + computeInstanceName(gi.name(), c)
+                + gi.name().computeInstance(c)
                 + " do not fit in one "
                 + gi.name()
                 + " (at most "
@@ -168,11 +190,11 @@ final class TargetCheck {
                 + computeInstancesOf(gi));
       }
     }
-    if (CiLayoutSearch.best(gi.slices(), w.computeInstances(), List.of()).isEmpty()) {
+    if (CiLayoutSearch.best(gi, w.computeInstances(), List.of()).isEmpty()) {
       return Optional.of(
           "compute instances "
               + w.computeInstances().stream()
-                  .map(c -> computeInstanceName(gi.name(), c).toString())
+                  .map(c -> gi.name().computeInstance(c).toString())
                   .collect(Collectors.joining(" + "))
               + " do not fit together in one "
               + gi.name()
@@ -188,12 +210,7 @@ final class TargetCheck {
         + ": "
         + gi.ciProfiles().stream()
             .sorted(Comparator.comparingInt(CiProfile::slices))
-            .map(
-                ci ->
-                    computeInstanceName(gi.name(), ci.slices())
-                        + " (at most "
-                        + ci.instances()
-                        + ")")
+            .map(ci -> gi.name().computeInstance(ci.slices()) + " (at most " + ci.instances() + ")")
             .collect(Collectors.joining(", "));
   }
 

@@ -76,15 +76,9 @@ final class Gpus {
     return new LiveComputeInstance(
         id,
         gi.ciProfileBySlices(slices).orElseThrow().id(),
-        ciName(gi.name(), slices),
+        gi.name().computeInstance(slices),
         new Placement(start, slices),
         "MIG-" + giId + "-" + id);
-  }
-
-  static ProfileName ciName(ProfileName gi, int slices) {
-    return slices == gi.gpuSlices()
-        ? gi
-        : new ProfileName(slices, gi.gpuSlices(), gi.memoryGb(), gi.attributes());
   }
 
   /** Whole GPU instances of these profiles. */

@@ -91,7 +91,7 @@ class PlacementCompletenessTest {
           String what = Layouts.show(entry.getKey()) + " around " + inUse + " in use";
           if (fits) {
             assertThat(decision).as(what).isNotInstanceOf(Decision.Blocked.class);
-            var gpu = RuleCheckedGpu.of(model, observedWith(model, inUse));
+            var gpu = RuleCheckedGpu.of(model, observedWith(model, inUse)).inUse(IN_USE);
             if (decision instanceof Decision.Change(var plan)) {
               assertThat(plan.steps())
                   .as(what)
@@ -115,6 +115,8 @@ class PlacementCompletenessTest {
   }
 
   private static final int IN_USE_ID = 9;
+  private static final Usage IN_USE =
+      new Usage(Map.of(new Usage.SliceKey(GPU0, IN_USE_ID, 0), List.of(HOLDER)));
 
   private static boolean touchesInstanceInUse(Step step) {
     return switch (step) {
@@ -126,8 +128,7 @@ class PlacementCompletenessTest {
   }
 
   private static Decision decideAround(GpuModel model, List<GpuInstanceSpec> specs, Placed inUse) {
-    var usage = new Usage(Map.of(new Usage.SliceKey(GPU0, IN_USE_ID, 0), List.of(HOLDER)));
-    return Planner.decide(GpuTarget.mig(GPU0, specs), observedWith(model, inUse), usage, model);
+    return Planner.decide(GpuTarget.mig(GPU0, specs), observedWith(model, inUse), IN_USE, model);
   }
 
   private static ObservedGpu observedWith(GpuModel model, Placed inUse) {

@@ -353,18 +353,25 @@ class PlannerTest {
     assertThat(Planner.decide(desired, observed, c.usage(), c.model())).isEqualTo(c.expected());
   }
 
-  @Test
-  void plansOnlyWhatAppliesToTheRuleCheckedGpu() {
-    cases()
-        .filter(c -> c.expected() instanceof Decision.Change)
-        .forEach(
-            c -> {
-              var gpu = RuleCheckedGpu.of(c.model(), c.observed());
-              gpu.apply(((Decision.Change) c.expected()).plan());
-              assertThat(gpu.layout())
-                  .as(c.name())
-                  .isEqualTo(RuleCheckedGpu.layoutOf(c.desired().gpuInstances()));
-            });
+  @ParameterizedTest
+  @MethodSource("cases")
+  void plansOnlyWhatAppliesToTheRuleCheckedGpuAndReachesTheTarget(Case c) {
+    var gpu = RuleCheckedGpu.of(c.model(), c.observed()).inUse(c.usage());
+    switch (Planner.decide(c.desired(), c.observed(), c.usage(), c.model())) {
+      case Decision.Change(var plan) -> gpu.apply(plan);
+      case Decision.InSync() -> {}
+      case Decision.Blocked _, Decision.Infeasible _ -> {
+        return;
+      }
+    }
+    if (c.desired().migEnabled()) {
+      assertThat(gpu.layout()).isEqualTo(RuleCheckedGpu.layoutOf(c.desired().gpuInstances()));
+    } else {
+      assertThat(gpu.layout()).isEmpty();
+    }
+    assertThat(Planner.decide(c.desired(), gpu.observed(), c.usage(), c.model()))
+        .as("decided again after the plan")
+        .isEqualTo(new Decision.InSync());
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.migd.layout.GpuInstanceSpec;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
+import io.migd.layout.Usage;
 import io.migd.profiles.CiProfile;
 import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
@@ -18,7 +19,9 @@ import java.util.TreeMap;
 /**
  * A pure Java model of one GPU's MIG state for tests, written apart from the planner. It enforces
  * the placement rules the simulated driver enforces at every create, and refuses destroys of
- * instances that are missing or (GPU instances) still hold compute instances.
+ * instances that are missing, (GPU instances) still hold compute instances, or are in use. Like the
+ * driver, it numbers a GPU instance by its placement, so one re-created where it was gets its old
+ * id back: a plan cannot tell a kept instance from a re-created one by id.
  */
 final class RuleCheckedGpu {
   private static final class Gi {
@@ -38,7 +41,7 @@ final class RuleCheckedGpu {
   private final GpuIndex gpu;
   private final TreeMap<Integer, Gi> gis = new TreeMap<>();
   private boolean migEnabled;
-  private int created;
+  private Usage usage = Usage.NONE;
 
   RuleCheckedGpu(GpuModel model, GpuIndex gpu, boolean migEnabled) {
     this.model = model;
@@ -59,8 +62,13 @@ final class RuleCheckedGpu {
         gi.cis.put(ci.id(), ci);
       }
     }
-    result.created = 100;
     return result;
+  }
+
+  /** The same GPU, refusing to destroy what {@code inUse} holds, as the driver answers IN_USE. */
+  RuleCheckedGpu inUse(Usage inUse) {
+    this.usage = inUse;
+    return this;
   }
 
   void apply(Plan plan) {
@@ -76,6 +84,9 @@ final class RuleCheckedGpu {
       case Step.DisableMig _ -> setMig(false);
       case Step.DestroyComputeInstance(var _, var giId, var ciId) -> {
         Gi gi = existing(giId);
+        if (!usage.holdersOf(gpu, giId, ciId).isEmpty()) {
+          throw new AssertionError("compute instance " + ciId + " of " + giId + " is in use");
+        }
         if (gi.cis.remove(ciId) == null) {
           throw new AssertionError("no compute instance " + ciId + " in GPU instance " + giId);
         }
@@ -84,6 +95,9 @@ final class RuleCheckedGpu {
         Gi gi = existing(giId);
         if (!gi.cis.isEmpty()) {
           throw new AssertionError("GPU instance " + giId + " still holds compute instances");
+        }
+        if (!usage.holdersOf(gpu, giId).isEmpty()) {
+          throw new AssertionError("GPU instance " + giId + " is in use");
         }
         gis.remove(giId);
       }
@@ -94,10 +108,9 @@ final class RuleCheckedGpu {
           throw new AssertionError("profile " + name + " id " + profileId + " is not " + profile);
         }
         check(profile, placement);
-        // Driver-like ids: deterministic, neither sequential nor in placement order.
-        int id = (created++ * 7) % 31 + 1;
-        while (gis.containsKey(id)) {
-          id = id % 31 + 1;
+        int id = idAt(placement);
+        if (gis.containsKey(id)) {
+          throw new AssertionError("GPU instance id " + id + " of " + placement + " is taken");
         }
         gis.put(id, new Gi(id, profile, placement));
       }
@@ -115,6 +128,14 @@ final class RuleCheckedGpu {
         gi.cis.put(id, new LiveComputeInstance(id, profileId, name, at, "MIG-" + gi.id + "-" + id));
       }
     }
+  }
+
+  /**
+   * The id a GPU instance created at {@code placement} gets: fixed by the placement, as the driver
+   * numbers partitions, and apart from the small ids tests give observed instances.
+   */
+  private int idAt(Placement placement) {
+    return 100 + placement.start() * (model.memorySlices() + 1) + placement.size();
   }
 
   private void setMig(boolean on) {
@@ -172,18 +193,11 @@ final class RuleCheckedGpu {
         gi.profile
             .ciProfileBySlices(c)
             .orElseThrow(() -> new AssertionError(gi.profile.name() + " has no " + c + "c"));
-    ProfileName expected =
-        c == gi.profile.slices()
-            ? gi.profile.name()
-            : new ProfileName(
-                c,
-                gi.profile.slices(),
-                gi.profile.name().memoryGb(),
-                gi.profile.name().attributes());
+    ProfileName expected = gi.profile.name().computeInstance(c);
     if (ci.id() != profileId || !expected.equals(name)) {
       throw new AssertionError("compute instance " + name + " id " + profileId + " is not " + ci);
     }
-    if (at.start() % c != 0 || at.end() > gi.profile.slices()) {
+    if (!ci.placements().contains(at)) {
       throw new AssertionError(c + "c cannot sit at " + at + " in " + gi.profile.name());
     }
     long same = gi.cis.values().stream().filter(x -> x.placement().size() == c).count();

@@ -138,17 +138,18 @@ final class CatalogParser {
                 () ->
                     new IllegalArgumentException(
                         "no GI profile with id " + giId + " on an earlier line"));
+    int slices = line.number("slices");
+    if (slices > gi.profile.slices()) {
+      throw new IllegalArgumentException("a CI of " + slices + " slices exceeds its GPU instance");
+    }
     var ci =
         new CiProfile(
             line.number("index"),
             line.number("id"),
-            line.number("slices"),
+            slices,
             line.number("instances"),
-            line.number("sm"));
-    if (ci.slices() > gi.profile.slices()) {
-      throw new IllegalArgumentException(
-          "a CI of " + ci.slices() + " slices exceeds its GPU instance");
-    }
+            line.number("sm"),
+            CiProfile.slicePlacements(Math.max(1, slices), gi.profile.slices()));
     if (gi.cis.stream().anyMatch(c -> c.index() == ci.index() || c.id() == ci.id())) {
       throw new IllegalArgumentException("CI index or id " + ci.index() + " repeats");
     }

@@ -64,6 +64,12 @@ public record GiProfile(
     if (placements.isEmpty()) {
       throw new IllegalArgumentException("GI profile " + name + " has no placement");
     }
+    for (var ci : ciProfiles) {
+      if (ci.slices() > slices || ci.placements().stream().anyMatch(at -> at.end() > slices)) {
+        throw new IllegalArgumentException(
+            "GI profile " + name + ": CI profile id " + ci.id() + " does not fit inside it");
+      }
+    }
   }
 
   /**

@@ -129,6 +129,19 @@ public record ProfileName(
   }
 
   /**
+   * The name of a compute instance of {@code computeSlices} slices inside a GPU instance of this
+   * profile: {@code 1c.3g.40gb} for 1 slice of {@code 3g.40gb}, and the GPU-instance name itself
+   * for the compute instance that spans it. The one place such names are built.
+   *
+   * @param computeSlices compute slices of the compute instance
+   * @return the compute-instance profile name
+   * @throws IllegalArgumentException if the compute instance is larger than the GPU instance
+   */
+  public ProfileName computeInstance(int computeSlices) {
+    return new ProfileName(computeSlices, gpuSlices, memoryGb, attributes);
+  }
+
+  /**
    * Whether the name carries the attribute.
    *
    * @param attribute the attribute to look for
