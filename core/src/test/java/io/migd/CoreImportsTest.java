@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The reconcile core, the NVML binding and the profiles never import Spring, gRPC, fabric8 or
- * Micrometer (STYLE.md section 1): those stay at the edges.
+ * Micrometer: those stay at the edges (docs/architecture.md).
  */
 class CoreImportsTest {
   private static final Pattern FRAMEWORK =

@@ -140,14 +140,7 @@ public final class NodeObserver {
         ciProfiles.computeIfAbsent(profileKey, k -> nvml.computeInstanceProfiles(gi))) {
       for (var ci : nvml.computeInstances(gi, ciProfile.id())) {
         var info = nvml.computeInstanceInfo(ci);
-        ProfileName name =
-            ciProfile.sliceCount() == giName.gpuSlices()
-                ? giName
-                : new ProfileName(
-                    ciProfile.sliceCount(),
-                    giName.gpuSlices(),
-                    giName.memoryGb(),
-                    giName.attributes());
+        ProfileName name = giName.computeInstance(ciProfile.sliceCount());
         result.add(
             new LiveComputeInstance(
                 info.id(),

@@ -165,8 +165,7 @@ public final class Reconciler {
     return decisions;
   }
 
-  private Decision decide(
-      GpuIndex gpu, Resolution resolution, ObservedNode observed, Usage usage) {
+  private Decision decide(GpuIndex gpu, Resolution resolution, ObservedNode observed, Usage usage) {
     try {
       return gpus.decide(resolution, gpu, observed, usage);
     } catch (NvmlException e) {

@@ -363,6 +363,9 @@ class PlannerTest {
       case Decision.Blocked _, Decision.Infeasible _ -> {
         return;
       }
+      case Decision.Unmanaged _, Decision.Failed _ ->
+          throw new AssertionError(
+              "the planner decided " + c.name() + " as only the reconciler may");
     }
     if (c.desired().migEnabled()) {
       assertThat(gpu.layout()).isEqualTo(RuleCheckedGpu.layoutOf(c.desired().gpuInstances()));

@@ -77,17 +77,14 @@ class ReconcilerIT {
     Reconciler reconciler = node.reconciler(shipped, RebootPolicy.DISABLED);
     List<MigConfig> configs = configsFor(model);
     assertThat(configs).hasSizeGreaterThan(3);
-    int applied = 0;
     for (MigConfig from : configs) {
       node.reset(model.key());
       assertApplies(reconciler, from);
       for (MigConfig to : configs) {
         assertApplies(reconciler, to);
         assertApplies(reconciler, from);
-        applied += 2;
       }
     }
-    assertThat(applied).isEqualTo(2 * configs.size() * configs.size());
   }
 
   private static void assertApplies(Reconciler reconciler, MigConfig config) {
@@ -135,6 +132,9 @@ class ReconcilerIT {
     Outcome changed = reconciler.reconcile(layout(2, keepsIt));
     assertThat(changed.succeeded()).as(changed.reason()).isTrue();
     assertThat(gpu(0).gpuInstances()).contains(threeG);
+    // ids and MIG UUIDs come back on re-create, so the process is what shows the slice was kept
+    assertThat(gpu(0).processes())
+        .anyMatch(p -> p.pid() == 4242 && p.gpuInstanceId() == threeG.id());
 
     Outcome blocked = reconciler.reconcile(config("all-1g.5gb", 3));
     GpuResult onBusyGpu = blocked.results().get(new GpuIndex(0));

@@ -122,7 +122,7 @@ class ReconcileConfiguration {
         listeners);
   }
 
-  /** Readiness after the first outcome, liveness from the loop (DESIGN.md section 1). */
+  /** Readiness after the first outcome, liveness from the loop (docs/contract.md, health). */
   @Bean(destroyMethod = "close")
   LoopAvailability loopAvailability(
       ReconcileLoop loop,

@@ -12,7 +12,7 @@ import java.util.SequencedMap;
 import java.util.function.Function;
 
 /**
- * The config file migd uses when it is given none, generated from GPU models (DESIGN.md section 3):
+ * The config file migd uses when it is given none, generated from GPU models (docs/contract.md):
  * {@code all-disabled}, {@code all-enabled}, {@code all-balanced}, and {@code all-<profile>} with
  * the largest count that fits, for every GPU-instance profile.
  *

@@ -3,7 +3,7 @@ package io.migd.profiles;
 /**
  * migd's {@code time-slicing} extension of a config item: how many replicas a GPU without MIG gets.
  * Without the key, migd falls back to the number of MIG devices the item asks for, else 1
- * (DESIGN.md section 2).
+ * (docs/contract.md).
  */
 public sealed interface TimeSlicing {
 

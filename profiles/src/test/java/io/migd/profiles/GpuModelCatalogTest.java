@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class GpuModelCatalogTest {
   private static final GpuModelCatalog CATALOG = GpuModelCatalog.builtIn();
 
-  /** DESIGN.md section 8. */
+  /** The models migd simulates and knows, as docs/contract.md lists them. */
   record Expected(
       String key, int pci, String nvmlName, int arch, String cc, int computeSlices, int slices) {
     @Override

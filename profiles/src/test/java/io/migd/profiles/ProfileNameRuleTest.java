@@ -17,8 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The memory rule of DESIGN.md section 3 against every name in shared/reference/mig-profiles.json
- * (copied into reference-profile-names.csv) and against the catalogue.
+ * The memory rule of the profile names against every name NVIDIA's tools print (the reference facts
+ * copied into reference-profile-names.csv) and against the catalogue.
  */
 class ProfileNameRuleTest {
 
