@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,17 +97,9 @@ public final class ReconcileLoop implements AutoCloseable {
 
   /** Waits until the first run has ended, or the timeout passes. */
   public Optional<Outcome> awaitFirstOutcome(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
     lock.lock();
     try {
-      while (last == null) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return Optional.empty();
-        }
-        wake.awaitNanos(left);
-      }
-      return Optional.of(last);
+      return awaitLocked(() -> last != null, timeout);
     } finally {
       lock.unlock();
     }
@@ -114,23 +107,29 @@ public final class ReconcileLoop implements AutoCloseable {
 
   /** Waits until a run that started after this call has ended, or the timeout passes. */
   public Optional<Outcome> awaitNextOutcome(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
     lock.lock();
     try {
       Outcome before = last;
       triggered = true;
       wake.signalAll();
-      while (last == before || triggered) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return Optional.empty();
-        }
-        wake.awaitNanos(left);
-      }
-      return Optional.of(last);
+      return awaitLocked(() -> last != before && !triggered, timeout);
     } finally {
       lock.unlock();
     }
+  }
+
+  /** With the lock held: waits for {@code ended}, then gives the last outcome. */
+  private Optional<Outcome> awaitLocked(BooleanSupplier ended, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!ended.getAsBoolean()) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return Optional.empty();
+      }
+      wake.awaitNanos(left);
+    }
+    return Optional.of(last);
   }
 
   private void run() {

@@ -146,6 +146,23 @@ class CommandLineIT {
   }
 
   @Test
+  void planAndApplySayWhatBecomesOfEveryGpuIncludingThoseTheConfigLeavesAlone() {
+    var migd = MigdProcess.on(dir.resolve("node"));
+    String twoA100 = "--simulate=" + A100 + "," + A100;
+
+    var plan = migd.run("plan", "-f", resource("only-gpu-0.yaml"), twoA100);
+    var apply = migd.run("apply", "-f", resource("only-gpu-0.yaml"), twoA100);
+
+    assertThat(plan.exitStatus()).as("%s", plan).isZero();
+    assertThat(plan.stdout()).contains("GPU 0: change").contains("GPU 1: unmanaged");
+    assertThat(apply.exitStatus()).as("%s", apply).isZero();
+    assertThat(apply.stderr()).contains("GPU 0: success").contains("GPU 1: unmanaged");
+    assertThat(nvmlSim.layouts(migd.stateFile()).get(0).instances())
+        .containsExactly("7g.40gb[7g.40gb]");
+    assertThat(nvmlSim.layouts(migd.stateFile()).get(1).migCurrent()).isFalse();
+  }
+
+  @Test
   void plansAnUnplaceableLayoutAsInfeasibleNamingGpuAndProfile() {
     var migd = MigdProcess.on(dir.resolve("node"));
 

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.migd.sim.SimulatedNvml;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -146,23 +144,11 @@ class GpuFaultContractIT {
   @Test
   void theEnvironmentTakesGpuFaultsToo(@TempDir Path dir) throws Exception {
     Path state = dir.resolve("kill.state");
-    var java = ProcessHandle.current().info().command().orElseThrow();
-    var process =
-        new ProcessBuilder(
-                java,
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                KillProbe.class.getName(),
-                dir.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("probe.log").toFile());
-    process.environment().put("NVML_SIM_STATE", state.toString());
-    process.environment().put("NVML_SIM_GPUS", "A100-SXM4-40GB,A100-SXM4-40GB");
-    process.environment().put("NVML_SIM_FAULTS", "nvmlDeviceCreateGpuInstance@1#2=KILL");
-    Process p = process.start();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(Files.readString(dir.resolve("probe.log"))).isEqualTo(137);
+    assertThat(
+            KillProbe.run(
+                dir, "A100-SXM4-40GB,A100-SXM4-40GB", "nvmlDeviceCreateGpuInstance@1#2=KILL"))
+        .as(KillProbe.log(dir))
+        .isEqualTo(137);
 
     var cli =
         new ProcessBuilder(

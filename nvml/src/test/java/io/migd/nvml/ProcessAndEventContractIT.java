@@ -6,11 +6,9 @@ import io.migd.nvml.ffm.FfmNvml;
 import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -137,23 +135,9 @@ class ProcessAndEventContractIT {
   @Test
   void aKillFaultPerformsTheCallThenKillsTheProcess(@TempDir Path dir) throws Exception {
     Path state = dir.resolve("kill.state");
-    var java = ProcessHandle.current().info().command().orElseThrow();
-    var process =
-        new ProcessBuilder(
-                java,
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                KillProbe.class.getName(),
-                dir.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("probe.log").toFile());
-    process.environment().put("NVML_SIM_STATE", state.toString());
-    process.environment().put("NVML_SIM_GPUS", "A100-SXM4-40GB");
-    process.environment().put("NVML_SIM_FAULTS", "nvmlDeviceCreateGpuInstance#2=KILL");
-    Process p = process.start();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(Files.readString(dir.resolve("probe.log"))).isEqualTo(137);
+    assertThat(KillProbe.run(dir, "A100-SXM4-40GB", "nvmlDeviceCreateGpuInstance#2=KILL"))
+        .as(KillProbe.log(dir))
+        .isEqualTo(137);
 
     String status =
         runCli(
