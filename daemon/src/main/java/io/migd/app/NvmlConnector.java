@@ -29,11 +29,12 @@ public final class NvmlConnector {
    * is missing, native access is off, or the driver does not initialise.
    */
   public static NvmlSession open(MigdProperties properties, NvmlCallObserver observer) {
+    NvmlLibrary.requireNativeAccess();
     if (!properties.simulated()) {
       Nvml nvml = init(NvmlLibrary.load(properties.nvml().library()), observer);
       return new NvmlSession(nvml, new CommandReset(properties.resetCommand(), nvml));
     }
-    SimulatedNvml sim = SimulatedNvml.extract(extractDir(properties));
+    SimulatedNvml sim = extract(properties);
     var result = sim.control("init", "--gpus", properties.simulate(), "--keep");
     if (!result.succeeded()) {
       throw new NvmlLoadException(
@@ -67,17 +68,23 @@ public final class NvmlConnector {
     }
   }
 
-  private static Path extractDir(MigdProperties properties) {
+  private static SimulatedNvml extract(MigdProperties properties) {
+    String configured = properties.nvml().extractDir();
     try {
-      String configured = properties.nvml().extractDir();
       if (!configured.isBlank()) {
-        return Files.createDirectories(Path.of(configured));
+        return SimulatedNvml.extract(Files.createDirectories(Path.of(configured)));
       }
       Path temp = Files.createTempDirectory("migd-nvml-");
       Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(temp)));
-      return temp;
-    } catch (IOException e) {
-      throw new UncheckedIOException("creating the directory for the simulated NVML", e);
+      return SimulatedNvml.extract(temp);
+    } catch (IOException | UncheckedIOException e) {
+      throw new NvmlLoadException(
+          "cannot extract the simulated NVML into "
+              + (configured.isBlank() ? "a temporary directory" : configured)
+              + " ("
+              + (e.getCause() == null ? e : e.getCause())
+              + "); set migd.nvml.extract-dir (env MIGD_NVML_EXTRACTDIR) to a writable directory",
+          e);
     }
   }
 

@@ -61,22 +61,7 @@ public final class CommonOptions {
     ConfigurationPropertySources.attach(env);
     MigdProperties properties = Binder.get(env).bindOrCreate("migd", MigdProperties.class);
     checkSimulatedModels(properties, commandLine);
-    checkNativeAccess();
     return properties;
-  }
-
-  /**
-   * Checked before anything native runs: in the JDK's default "warn" mode the first restricted call
-   * (extracting the simulated library makes one) prints a warning and then enables native access,
-   * so a later check would pass.
-   */
-  static void checkNativeAccess() {
-    if (!CommonOptions.class.getModule().isNativeAccessEnabled()) {
-      throw new EnvironmentException(
-          "native access is not enabled: run migd with java -jar (its manifest enables it) or add"
-              + " --enable-native-access=ALL-UNNAMED to the java command",
-          null);
-    }
   }
 
   /**

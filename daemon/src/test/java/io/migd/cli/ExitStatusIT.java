@@ -156,6 +156,14 @@ class ExitStatusIT {
             3,
             List.of("migd: ", "/nonexistent/libnvidia-ml.so.1", "MIGD_NVML_LIBRARY", "--simulate")),
         new Case(
+            "export: the simulated NVML cannot be extracted",
+            m -> m.withEnvironment("MIGD_NVML_EXTRACTDIR", "/proc/migd-cannot-be-here"),
+            List.of("export", A100),
+            3,
+            List.of(
+                "migd: cannot extract the simulated NVML into /proc/migd-cannot-be-here",
+                "MIGD_NVML_EXTRACTDIR")),
+        new Case(
             "export: native access off",
             MigdProcess::withoutNativeAccess,
             List.of("export", A100),

@@ -59,10 +59,13 @@ public final class NvmlLibrary {
   }
 
   /**
-   * JDK 25 only warns when a module without native access calls into C; migd fails instead, with
-   * the flag to add, before anything else happens.
+   * JDK 25 only warns when a module without native access calls into C, and then enables it; migd
+   * fails instead, with the flag to add. Call it before anything native runs (extracting the
+   * simulated library makes a restricted call too), or the check passes too late.
+   *
+   * @throws NvmlLoadException when native access is not enabled
    */
-  static void requireNativeAccess() {
+  public static void requireNativeAccess() {
     if (!NvmlLibrary.class.getModule().isNativeAccessEnabled()) {
       throw new NvmlLoadException(
           "native access is not enabled for migd: run java with --enable-native-access=ALL-UNNAMED"
