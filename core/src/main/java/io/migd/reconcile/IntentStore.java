@@ -46,7 +46,18 @@ public final class IntentStore {
 
   record StoredInstance(String profile, List<Integer> computeInstanceSlices) {}
 
-  /** The persisted intent, if any. */
+  /** The persisted intent exists but cannot be read: the state directory needs a person. */
+  public static final class UnreadableException extends RuntimeException {
+    UnreadableException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * The persisted intent, if any.
+   *
+   * @throws UnreadableException when the file exists but cannot be read or parsed
+   */
   public Optional<Desired> load() {
     if (!Files.exists(file)) {
       return Optional.empty();
@@ -55,11 +66,11 @@ public final class IntentStore {
       Stored stored = JSON.readValue(Files.readString(file), Stored.class);
       return Optional.of(fromStored(stored));
     } catch (IOException | JacksonException | IllegalArgumentException e) {
-      throw new IllegalStateException(
+      throw new UnreadableException(
           "the persisted intent "
               + file
               + " cannot be read ("
-              + e.getMessage()
+              + firstLine(e)
               + "); fix or remove it, then restart migd",
           e);
     }
@@ -144,5 +155,10 @@ public final class IntentStore {
         s.labelValue(),
         s.configDigest() == null ? "" : s.configDigest(),
         s.gpuUuids());
+  }
+
+  /** Parsers describe where in several lines; the first says what is wrong. */
+  private static String firstLine(Exception e) {
+    return String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
   }
 }

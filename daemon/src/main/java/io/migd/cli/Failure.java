@@ -6,6 +6,7 @@ import io.migd.nvml.NvmlLoadException;
 import io.migd.nvml.NvmlReturn;
 import io.migd.profiles.ConfigFileException;
 import io.migd.profiles.ProfileNameException;
+import io.migd.reconcile.IntentStore;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.web.server.PortInUseException;
 import picocli.CommandLine;
@@ -41,6 +42,7 @@ record Failure(int exitStatus, String message, boolean expected) {
       case NvmlLoadException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
       case StateLock.UnavailableException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
       case EnvironmentException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
+      case IntentStore.UnreadableException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
       case ConfigFileException e -> expected(ExitStatus.USAGE, e.getMessage());
       case ProfileNameException e -> expected(ExitStatus.USAGE, e.getMessage());
       case CommandLine.ParameterException e -> expected(ExitStatus.USAGE, e.getMessage());

@@ -144,6 +144,20 @@ class ExitStatusIT {
             3,
             List.of("migd: cannot use the state directory", "MIGD_STATEDIR")),
         new Case(
+            "serve: the persisted intent cannot be read",
+            m -> {
+              try {
+                Files.createDirectories(m.stateDir());
+                Files.writeString(m.stateDir().resolve("intent.json"), "{not json");
+              } catch (IOException e) {
+                throw new IllegalStateException(e);
+              }
+              return m.withEnvironment("SERVER_PORT", "0");
+            },
+            List.of("serve", A100),
+            3,
+            List.of("migd: the persisted intent", "intent.json", "fix or remove it")),
+        new Case(
             "export: NVML missing",
             noNvml,
             List.of("export"),
