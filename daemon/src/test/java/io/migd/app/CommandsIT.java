@@ -3,6 +3,7 @@ package io.migd.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.migd.execute.Backoff;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.NodeObserver;
@@ -20,6 +21,7 @@ import io.migd.reconcile.Reconciler;
 import io.migd.sim.SimulatedNvml;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,6 +32,8 @@ import org.springframework.boot.SpringApplication;
 /** The commands migd runs (reset, reboot): argument lists, drained output, exit status checked. */
 class CommandsIT {
   private static final GpuModelCatalog CATALOG = GpuModelCatalog.builtIn();
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final Backoff QUICK = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40));
 
   @TempDir Path dir;
   private SimulatedNvml sim;
@@ -62,6 +66,36 @@ class CommandsIT {
     assertThat(result).isInstanceOf(GpuReset.Result.Done.class);
     assertThat(((GpuReset.Result.Done) result).detail()).contains("exited 0").contains("xxxx");
     assertThat(nvml.deviceCount()).as("NVML is initialised again").isEqualTo(1);
+  }
+
+  @Test
+  void nvmlThatDoesNotInitialiseAfterAResetIsRetriedUntilItDoes() {
+    var gpu = new NodeObserver(nvml, CATALOG).observe(new GpuIndex(0));
+    sim.require("faults", "nvmlInit_v2#1=NVML_ERROR_DRIVER_NOT_LOADED");
+    var reset = new CommandReset(List.of("true", "{pciBusId}"), nvml, TIMEOUT, QUICK, 3);
+
+    GpuReset.Result result = reset.reset(gpu);
+
+    assertThat(result).isInstanceOf(GpuReset.Result.Done.class);
+    assertThat(nvml.deviceCount()).as("NVML is initialised again").isEqualTo(1);
+  }
+
+  @Test
+  void nvmlThatStaysDownAfterAResetIsReportedAsDown() {
+    var gpu = new NodeObserver(nvml, CATALOG).observe(new GpuIndex(0));
+    sim.require("faults", "nvmlInit_v2=NVML_ERROR_DRIVER_NOT_LOADED");
+    var reset = new CommandReset(List.of("true", "{pciBusId}"), nvml, TIMEOUT, QUICK, 2);
+
+    GpuReset.Result result = reset.reset(gpu);
+
+    assertThat(result).isInstanceOf(GpuReset.Result.NvmlDown.class);
+    assertThat(result.toString())
+        .contains("NVML did not initialise again")
+        .contains("NVML_ERROR_DRIVER_NOT_LOADED")
+        .contains("3 attempts");
+    sim.require("faults", "");
+    nvml.whileReleased(() -> null);
+    assertThat(nvml.deviceCount()).as("NVML comes back once the driver does").isEqualTo(1);
   }
 
   @Test
