@@ -119,29 +119,17 @@ class ReconcileLoopIT {
     }
   }
 
-  private static Outcome awaitSuccess(ReconcileLoop loop) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      var last = loop.lastOutcome();
-      if (last.isPresent() && last.get().succeeded()) {
-        return last.get();
-      }
-      Thread.onSpinWait();
-      Thread.sleep(10);
-    }
-    throw new AssertionError("the loop did not reach the target: " + loop.lastOutcome());
+  private static Outcome awaitSuccess(ReconcileLoop loop) {
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .until(loop::lastOutcome, last -> last.isPresent() && last.get().succeeded())
+        .orElseThrow();
   }
 
-  private static Outcome awaitGeneration(ReconcileLoop loop, long generation)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      var last = loop.lastOutcome();
-      if (last.isPresent() && last.get().generation() == generation) {
-        return last.get();
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError("no outcome of generation " + generation);
+  private static Outcome awaitGeneration(ReconcileLoop loop, long generation) {
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .until(loop::lastOutcome, last -> last.isPresent() && last.get().generation() == generation)
+        .orElseThrow();
   }
 }

@@ -37,13 +37,6 @@ class DriverFactsContractIT {
     node.close();
   }
 
-  private static DeviceHandle migEnabledGpu(String model) {
-    node.reset(model);
-    DeviceHandle gpu = node.gpu(0);
-    assertThat(node.nvml.setMigMode(gpu, true)).isEqualTo(NvmlReturn.SUCCESS);
-    return gpu;
-  }
-
   @Test
   void totalMemoryIsWhatRealDriversReport() {
     assertThat(
@@ -61,7 +54,7 @@ class DriverFactsContractIT {
   }
 
   private static long profileMemory(String model, String profile) {
-    DeviceHandle gpu = migEnabledGpu(model);
+    DeviceHandle gpu = node.migEnabledGpu(model);
     return node.nvml.gpuInstanceProfiles(gpu).stream()
         .filter(p -> p.name().equals("MIG " + profile))
         .findFirst()
@@ -82,7 +75,7 @@ class DriverFactsContractIT {
 
   @Test
   void h100ComputeInstanceProfilesAreThoseCaptured() {
-    DeviceHandle gpu = migEnabledGpu("H100-SXM5-80GB");
+    DeviceHandle gpu = node.migEnabledGpu("H100-SXM5-80GB");
     Nvml nvml = node.nvml;
     var oneG20 = nvml.createGpuInstance(gpu, 15, new InstancePlacement(0, 2));
     assertThat(nvml.computeInstanceProfiles(oneG20))

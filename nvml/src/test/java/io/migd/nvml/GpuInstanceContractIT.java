@@ -42,10 +42,7 @@ class GpuInstanceContractIT {
   }
 
   private static DeviceHandle migEnabledGpu(GpuModel model) {
-    node.reset(model.key());
-    DeviceHandle gpu = node.gpu(0);
-    assertThat(node.nvml.setMigMode(gpu, true)).isEqualTo(NvmlReturn.SUCCESS);
-    return gpu;
+    return node.migEnabledGpu(model.key());
   }
 
   @ParameterizedTest

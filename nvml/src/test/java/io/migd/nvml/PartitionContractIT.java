@@ -67,13 +67,6 @@ class PartitionContractIT {
     return GpuModelCatalog.builtIn().models().stream().filter(GpuModel::migCapable);
   }
 
-  private static DeviceHandle migEnabledGpu(String models) {
-    node.reset(models);
-    DeviceHandle gpu = node.gpu(0);
-    assertThat(node.nvml.setMigMode(gpu, true)).isEqualTo(NvmlReturn.SUCCESS);
-    return gpu;
-  }
-
   static int expectedId(GpuModel model, InstancePlacement at) {
     int[][] table = IDS.get(NUMBERING.get(model.key()));
     int level = Integer.numberOfTrailingZeros(at.size());
@@ -106,7 +99,7 @@ class PartitionContractIT {
   @ParameterizedTest
   @MethodSource("migModels")
   void gpuInstanceIdsAndMigUuidsFollowThePlacement(GpuModel model) throws Exception {
-    DeviceHandle gpu = migEnabledGpu(model.key());
+    DeviceHandle gpu = node.migEnabledGpu(model.key());
     Nvml nvml = node.nvml;
     String gpuUuid = nvml.uuid(gpu);
     for (GiProfile profile : model.giProfiles()) {
@@ -142,7 +135,7 @@ class PartitionContractIT {
   @ParameterizedTest
   @MethodSource("migModels")
   void idsDoNotDependOnTheOrderOfCreation(GpuModel model) {
-    DeviceHandle gpu = migEnabledGpu(model.key());
+    DeviceHandle gpu = node.migEnabledGpu(model.key());
     Nvml nvml = node.nvml;
     GiProfile smallest = smallestProfile(model);
     List<Placement> reversed = new ArrayList<>(smallest.placements()).reversed();
@@ -169,7 +162,7 @@ class PartitionContractIT {
   @ParameterizedTest
   @MethodSource("migModels")
   void migDeviceIndexesFollowGpuInstanceIdThenComputeInstanceId(GpuModel model) {
-    DeviceHandle gpu = migEnabledGpu(model.key());
+    DeviceHandle gpu = node.migEnabledGpu(model.key());
     Nvml nvml = node.nvml;
     GiProfile smallest = smallestProfile(model);
     List<Placement> reversed = new ArrayList<>(smallest.placements()).reversed();
@@ -213,7 +206,7 @@ class PartitionContractIT {
 
   @Test
   void anH100FillsOneSliceInstancesFromTheEndAsCaptured() {
-    DeviceHandle gpu = migEnabledGpu("H100-SXM5-80GB");
+    DeviceHandle gpu = node.migEnabledGpu("H100-SXM5-80GB");
     Nvml nvml = node.nvml;
     var ids = new ArrayList<Integer>();
     for (int i = 0; i < 7; i++) {
@@ -231,7 +224,7 @@ class PartitionContractIT {
   @MethodSource("migModels")
   void withoutAPlacementTheDriverTakesTheFirstFreeStartOfItsOrder(GpuModel model) {
     for (GiProfile profile : model.giProfiles()) {
-      DeviceHandle gpu = migEnabledGpu(model.key());
+      DeviceHandle gpu = node.migEnabledGpu(model.key());
       Nvml nvml = node.nvml;
       int size = profile.placements().getFirst().size();
       List<Integer> offered = profile.placements().stream().map(Placement::start).toList();
@@ -258,7 +251,7 @@ class PartitionContractIT {
   @ParameterizedTest
   @MethodSource("migModels")
   void remainingCapacityCountsAroundWhatIsTaken(GpuModel model) {
-    DeviceHandle gpu = migEnabledGpu(model.key());
+    DeviceHandle gpu = node.migEnabledGpu(model.key());
     Nvml nvml = node.nvml;
     GiProfile smallest = smallestProfile(model);
     // one small instance at the driver's first choice leaves room for the others around it
@@ -317,7 +310,7 @@ class PartitionContractIT {
   void aLoneOneSliceComputeInstanceLeavesRoomForATwoSliceOne() {
     GpuModel a100 = GpuModelCatalog.builtIn().byKey("A100-SXM4-40GB").orElseThrow();
     GiProfile threeG = a100.giProfile(io.migd.profiles.ProfileName.parse("3g.20gb")).orElseThrow();
-    DeviceHandle gpu = migEnabledGpu(a100.key());
+    DeviceHandle gpu = node.migEnabledGpu(a100.key());
     Nvml nvml = node.nvml;
     var gi = nvml.createGpuInstance(gpu, threeG.id());
     var one = nvml.createComputeInstance(gi, threeG.ciProfileBySlices(1).orElseThrow().id());
@@ -332,7 +325,7 @@ class PartitionContractIT {
     Nvml nvml = node.nvml;
     for (GiProfile profile : model.giProfiles()) {
       for (var cp : profile.ciProfiles()) {
-        DeviceHandle gpu = migEnabledGpu(model.key());
+        DeviceHandle gpu = node.migEnabledGpu(model.key());
         var gi = nvml.createGpuInstance(gpu, profile.id());
         var taken = new ArrayList<InstancePlacement>();
         Map<Integer, Integer> made = new HashMap<>();

@@ -34,6 +34,17 @@ final class SimNode implements AutoCloseable {
     sim.init(models);
   }
 
+  /** Replaces the GPUs with fresh ones of these models and enables MIG on GPU 0, at once. */
+  DeviceHandle migEnabledGpu(String models) {
+    reset(models);
+    DeviceHandle gpu = gpu(0);
+    NvmlReturn activation = nvml.setMigMode(gpu, true);
+    if (activation != NvmlReturn.SUCCESS) {
+      throw new IllegalStateException("MIG mode on " + models + " is pending: " + activation);
+    }
+    return gpu;
+  }
+
   DeviceHandle gpu(int index) {
     return nvml.deviceByIndex(index);
   }
