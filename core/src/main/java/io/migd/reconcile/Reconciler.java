@@ -221,10 +221,10 @@ public final class Reconciler {
 
   /** Every GPU of the node observed one by one; those NVML failed on are kept with the error. */
   private record Observation(
-      List<GpuIndex> gpus, ObservedNode node, Map<GpuIndex, NvmlException> unseen) {
+      List<GpuIndex> indices, ObservedNode node, Map<GpuIndex, NvmlException> unseen) {
     /** The node's GPUs, then any GPU the intent names that the node lacks, in that order. */
     SequencedSet<GpuIndex> andResolved(SequencedMap<GpuIndex, Resolution> resolutions) {
-      var all = new LinkedHashSet<>(gpus);
+      var all = new LinkedHashSet<>(indices);
       all.addAll(resolutions.keySet());
       return all;
     }
