@@ -53,16 +53,7 @@ class ExitStatusIT {
 
   static Stream<Case> cases() {
     UnaryOperator<MigdProcess> plain = m -> m;
-    UnaryOperator<MigdProcess> stateDirIsAFile =
-        m -> {
-          try {
-            Files.createDirectories(m.stateDir().getParent());
-            Files.writeString(m.stateDir(), "not a directory");
-          } catch (IOException e) {
-            throw new IllegalStateException(e);
-          }
-          return m;
-        };
+    UnaryOperator<MigdProcess> stateDirIsAFile = m -> writing(m, m.stateDir(), "not a directory");
     UnaryOperator<MigdProcess> noNvml =
         m -> m.withEnvironment("MIGD_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1");
     return Stream.of(
@@ -145,15 +136,9 @@ class ExitStatusIT {
             List.of("migd: cannot use the state directory", "MIGD_STATEDIR")),
         new Case(
             "serve: the persisted intent cannot be read",
-            m -> {
-              try {
-                Files.createDirectories(m.stateDir());
-                Files.writeString(m.stateDir().resolve("intent.json"), "{not json");
-              } catch (IOException e) {
-                throw new IllegalStateException(e);
-              }
-              return m.withEnvironment("SERVER_PORT", "0");
-            },
+            m ->
+                writing(m, m.stateDir().resolve("intent.json"), "{not json")
+                    .withEnvironment("SERVER_PORT", "0"),
             List.of("serve", A100),
             3,
             List.of("migd: the persisted intent", "intent.json", "fix or remove it")),
@@ -189,6 +174,17 @@ class ExitStatusIT {
             List.of("serve", A100),
             3,
             List.of("migd: ", "--enable-native-access=ALL-UNNAMED")));
+  }
+
+  /** The node with {@code content} written at {@code file}, where migd expects something else. */
+  private static MigdProcess writing(MigdProcess migd, Path file, String content) {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, content);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return migd;
   }
 
   @ParameterizedTest
