@@ -1,0 +1,26 @@
+package io.migd.devices;
+
+import io.migd.profiles.ProfileName;
+
+/** The kubelet resource names migd advertises, in NVIDIA's style. */
+public final class ResourceNames {
+  /** Whole GPUs, their replicas, and MIG slices under the {@code single} strategy. */
+  public static final String GPU = "nvidia.com/gpu";
+
+  private static final String MIG_PREFIX = "nvidia.com/mig-";
+
+  private ResourceNames() {}
+
+  /** {@code nvidia.com/mig-<profile>}, with {@code +} written {@code .} ({@code 1g.10gb.me}). */
+  public static String mig(ProfileName profile) {
+    return MIG_PREFIX + profile.toString().replace('+', '.');
+  }
+
+  /**
+   * The name without its domain, for socket files: {@code gpu}, {@code mig-1g.10gb}. Resource names
+   * hold only letters, digits, {@code -}, {@code _} and {@code .} after the domain.
+   */
+  public static String localName(String resource) {
+    return resource.substring(resource.indexOf('/') + 1);
+  }
+}
