@@ -75,16 +75,36 @@ public final class Reconciler {
       ProgressListener listener,
       GpuReset reset,
       RebootPolicy reboot) {
+    return over(nvml, catalog, configs, processUsage(nvml), listener, reset, reboot);
+  }
+
+  /**
+   * As {@link #over(Nvml, GpuModelCatalog, Function, ProgressListener, GpuReset, RebootPolicy)},
+   * deciding from {@code usage}.
+   */
+  public static Reconciler over(
+      Nvml nvml,
+      GpuModelCatalog catalog,
+      Function<String, Optional<MigConfig>> configs,
+      UsageSource usage,
+      ProgressListener listener,
+      GpuReset reset,
+      RebootPolicy reboot) {
     return new Reconciler(
         new NodeObserver(nvml, catalog),
         new ModelSource(nvml, catalog),
         configs,
-        new ProcessUsage(nvml::processName),
+        usage,
         new Executor(nvml, listener),
         listener,
         reset,
         reboot,
         Clock.systemUTC());
+  }
+
+  /** The usage NVML's compute processes show, named by NVML. */
+  public static UsageSource processUsage(Nvml nvml) {
+    return new ProcessUsage(nvml::processName);
   }
 
   /** What the intent means on this node now: a target, or why there can be none, per GPU. */

@@ -1,5 +1,6 @@
 package io.migd.app;
 
+import io.migd.devices.MigStrategy;
 import io.migd.reconcile.ReconcileSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +23,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param reboot reboots for MIG mode changes that need one
  * @param resetCommand resets a GPU so a pending MIG mode applies, as an argument list ({pciBusId}
  *     is replaced); never split on whitespace
- * @param health liveness of the reconcile loop
+ * @param health liveness of the reconcile loop, and the devices' path back to health
+ * @param migStrategy how MIG slices become kubelet resources: mixed, single or none
+ * @param kubelet the device plugin and PodResources sockets
+ * @param cdi CDI specs generated before new devices are advertised
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -34,7 +38,10 @@ public record MigdProperties(
     @DefaultValue Reconcile reconcile,
     @DefaultValue Reboot reboot,
     @DefaultValue({"nvidia-smi", "-r", "-i", "{pciBusId}"}) List<String> resetCommand,
-    @DefaultValue Health health) {
+    @DefaultValue Health health,
+    @DefaultValue("mixed") String migStrategy,
+    @DefaultValue Kubelet kubelet,
+    @DefaultValue Cdi cdi) {
 
   /** Refuses a command element holding whitespace; fills in the default liveness timeout. */
   public MigdProperties {
@@ -42,8 +49,10 @@ public record MigdProperties(
     if (health.livenessTimeout() == null) {
       health =
           new Health(
-              ReconcileSettings.defaultLivenessTimeout(reconcile.resync(), reconcile.maxBackoff()));
+              ReconcileSettings.defaultLivenessTimeout(reconcile.resync(), reconcile.maxBackoff()),
+              health.recoveryPeriod());
     }
+    MigStrategy.parse(migStrategy);
   }
 
   /**
@@ -69,8 +78,51 @@ public record MigdProperties(
   /**
    * @param livenessTimeout liveness turns DOWN when no reconcile has completed for this long; unset
    *     means 2 x resync + max backoff
+   * @param recoveryPeriod a device marked unhealthy by an XID is healthy again after this long
+   *     without another critical XID while NVML answers for it
    */
-  public record Health(Duration livenessTimeout) {}
+  public record Health(Duration livenessTimeout, @DefaultValue("5m") Duration recoveryPeriod) {}
+
+  /**
+   * @param enabled whether migd serves the kubelet as its device plugin
+   * @param devicePluginDir where the kubelet's {@code kubelet.sock} is and migd's sockets go
+   * @param podResourcesSocket the kubelet's PodResources socket
+   * @param allocationGrace how long a device handed out by Allocate counts as in use before its pod
+   *     shows in PodResources
+   * @param requirePodResources when PodResources cannot be read, treat every advertised device as
+   *     in use instead of deciding from NVML processes
+   */
+  public record Kubelet(
+      @DefaultValue("true") boolean enabled,
+      @DefaultValue("/var/lib/kubelet/device-plugins") Path devicePluginDir,
+      @DefaultValue("/var/lib/kubelet/pod-resources/kubelet.sock") Path podResourcesSocket,
+      @DefaultValue("5m") Duration allocationGrace,
+      @DefaultValue("false") boolean requirePodResources) {}
+
+  /**
+   * @param enabled whether Allocate returns CDI device names, after refreshing the specs
+   * @param refreshCommand generates the CDI specs by UUID, as an argument list
+   */
+  public record Cdi(
+      @DefaultValue("false") boolean enabled,
+      @DefaultValue({
+            "nvidia-ctk",
+            "cdi",
+            "generate",
+            "--device-name-strategy=uuid",
+            "--output=/var/run/cdi/nvidia.yaml"
+          })
+          List<String> refreshCommand) {
+    /** Refuses a command element holding whitespace. */
+    public Cdi {
+      refreshCommand = CommandList.check("migd.cdi.refresh-command", refreshCommand);
+    }
+  }
+
+  /** The MIG strategy, parsed. */
+  public MigStrategy strategy() {
+    return MigStrategy.parse(migStrategy);
+  }
 
   /**
    * @param library the NVML library to load: a path, or a name the dynamic linker finds
