@@ -1,5 +1,6 @@
 package io.migd.layout;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,6 +38,14 @@ public record Usage(Map<SliceKey, List<String>> holders) {
     var copy = new TreeMap<SliceKey, List<String>>();
     holders.forEach((k, v) -> copy.put(k, List.copyOf(v)));
     holders = java.util.Collections.unmodifiableSortedMap(copy);
+  }
+
+  /** The holders of both, {@code other}'s after this one's where both name a slice. */
+  public Usage merge(Usage other) {
+    var merged = new TreeMap<SliceKey, List<String>>();
+    holders.forEach((k, v) -> merged.put(k, new ArrayList<>(v)));
+    other.holders.forEach((k, v) -> merged.computeIfAbsent(k, key -> new ArrayList<>()).addAll(v));
+    return new Usage(merged);
   }
 
   /** Who holds a compute instance, or its GPU instance as a whole. */
