@@ -1,0 +1,342 @@
+package io.migd.kubelet;
+
+import io.migd.devices.Device;
+import io.migd.devices.DeviceHealth;
+import io.migd.devices.Inventory;
+import io.migd.devices.InventoryBuilder;
+import io.migd.devices.MigStrategy;
+import io.migd.devices.XidWatcher;
+import io.migd.execute.ProgressListener;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.NodeObserver;
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.ObservedNode;
+import io.migd.layout.Usage;
+import io.migd.nvml.Nvml;
+import io.migd.nvml.NvmlException;
+import io.migd.plan.Plan;
+import io.migd.plan.Step;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.GpuReset;
+import io.migd.reconcile.Outcome;
+import io.migd.reconcile.OutcomeListener;
+import io.migd.reconcile.Reconciler;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the kubelet sees, kept true to the GPUs: after every reconcile it observes the node, builds
+ * the inventory and publishes it; before a plan touches a GPU it withdraws the slices the plan
+ * destroys (the whole GPU for a MIG mode change); XIDs and the paths back to health change the
+ * devices' health in between. Nothing is published before the first reconcile has ended.
+ */
+public final class KubeletSurface
+    implements OutcomeListener, ProgressListener, XidWatcher.Sink, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(KubeletSurface.class);
+  private static final int ANY = Integer.MIN_VALUE;
+
+  /**
+   * @param strategy how MIG slices become resources
+   * @param recoveryPeriod how long a device stays unhealthy after its last critical XID when NVML
+   *     answers for it
+   * @param healthCheckInterval how often that recovery is checked
+   */
+  public record Settings(
+      MigStrategy strategy, Duration recoveryPeriod, Duration healthCheckInterval) {}
+
+  /** Generates the CDI specs of the devices about to be advertised; throws when it cannot. */
+  @FunctionalInterface
+  public interface CdiRefresh {
+    /** Generates nothing: CDI names are not handed out. */
+    CdiRefresh NONE = () -> {};
+
+    /** Generates the specs. */
+    void refresh();
+  }
+
+  /** What the intent asks of each GPU now ({@link Reconciler#resolve}). */
+  @FunctionalInterface
+  public interface Resolver {
+    /** The resolution of the intent against the observed node. */
+    java.util.SequencedMap<GpuIndex, Reconciler.Resolution> resolve(
+        Desired desired, ObservedNode observed);
+  }
+
+  /** Slices (or a whole GPU) withdrawn while a plan runs on their GPU. */
+  private record Withdrawal(GpuIndex gpu, int gpuInstanceId, int computeInstanceId) {
+    boolean covers(Device d) {
+      return d.gpu().equals(gpu)
+          && (gpuInstanceId == ANY || d.gpuInstanceId() == gpuInstanceId)
+          && (computeInstanceId == Usage.ALL_COMPUTE_INSTANCES
+              || computeInstanceId == ANY
+              || d.computeInstanceId() == computeInstanceId);
+    }
+  }
+
+  private final NodeObserver observer;
+  private final Resolver resolver;
+  private final Consumer<Inventory> publisher;
+  private final DeviceHealth health;
+  private final CdiRefresh cdi;
+  private final Predicate<Device> nvmlAnswers;
+  private final Settings settings;
+  private final Clock clock;
+  private final ScheduledExecutorService healthChecks;
+
+  private final Object lock = new Object();
+  private Inventory built;
+  private Inventory published;
+  private final Set<Withdrawal> withdrawn = new HashSet<>();
+
+  /**
+   * A surface publishing to {@code publisher} (the device plugins); {@code resolver} gives the
+   * intent's per-GPU replica counts, {@code nvmlAnswers} says whether NVML still answers for a
+   * device.
+   */
+  public KubeletSurface(
+      NodeObserver observer,
+      Resolver resolver,
+      Consumer<Inventory> publisher,
+      DeviceHealth health,
+      CdiRefresh cdi,
+      Predicate<Device> nvmlAnswers,
+      Settings settings,
+      Clock clock) {
+    this.observer = observer;
+    this.resolver = resolver;
+    this.publisher = publisher;
+    this.health = health;
+    this.cdi = cdi;
+    this.nvmlAnswers = nvmlAnswers;
+    this.settings = settings;
+    this.clock = clock;
+    this.healthChecks =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().name("migd-device-health").daemon(true).unstarted(r));
+  }
+
+  /**
+   * Whether NVML answers for a device: its parent (GPU or MIG device) is found and reports memory.
+   */
+  public static Predicate<Device> nvmlAnswers(Nvml nvml) {
+    return device -> {
+      try {
+        nvml.memory(nvml.deviceByUuid(device.parentUuid()));
+        return true;
+      } catch (NvmlException e) {
+        return false;
+      }
+    };
+  }
+
+  /** Starts the periodic check of the path back to health after a quiet recovery period. */
+  public void start() {
+    long every = Math.max(1, settings.healthCheckInterval().toMillis());
+    healthChecks.scheduleWithFixedDelay(this::checkRecovery, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** What the kubelet was last told; empty before the first reconcile ended. */
+  public Inventory current() {
+    synchronized (lock) {
+      return published == null ? Inventory.EMPTY : published;
+    }
+  }
+
+  /** A reset that, when done, tells the health of the GPU's devices that they start afresh. */
+  public GpuReset watching(GpuReset reset) {
+    return gpu -> {
+      GpuReset.Result result = reset.reset(gpu);
+      if (result instanceof GpuReset.Result.Done) {
+        health.gpuReset(gpu.index());
+      }
+      return result;
+    };
+  }
+
+  @Override
+  public void reconciled(Desired desired, Outcome outcome) {
+    Inventory next;
+    try {
+      next = inventory(desired);
+    } catch (NvmlException e) {
+      log.warn("cannot list the GPUs for the kubelet; it keeps the last list: {}", e.getMessage());
+      next = null;
+    }
+    Inventory before;
+    synchronized (lock) {
+      before = built;
+    }
+    if (next != null && before != null && !deviceIds(before).containsAll(deviceIds(next))) {
+      refreshCdi();
+    } else if (next != null && before == null) {
+      refreshCdi();
+    }
+    synchronized (lock) {
+      if (next != null) {
+        built = next;
+      }
+      withdrawn.clear();
+      if (built != null) {
+        publishLocked(true);
+      }
+    }
+  }
+
+  private Inventory inventory(Desired desired) {
+    List<GpuIndex> indices = observer.gpus();
+    var seen = new ArrayList<ObservedGpu>();
+    var unseen = new ArrayList<GpuIndex>();
+    for (GpuIndex gpu : indices) {
+      try {
+        seen.add(observer.observe(gpu));
+      } catch (NvmlException e) {
+        log.warn("gpu={} cannot be observed; its devices are unhealthy: {}", gpu, e.getMessage());
+        unseen.add(gpu);
+      }
+    }
+    ObservedNode observed = new ObservedNode(seen);
+    Map<GpuIndex, Integer> replicas = new HashMap<>();
+    resolver
+        .resolve(desired, observed)
+        .forEach(
+            (gpu, resolution) -> {
+              if (resolution instanceof Reconciler.Resolution.Target(var target)) {
+                replicas.put(gpu, target.replicas());
+              }
+            });
+    Inventory fresh = InventoryBuilder.build(observed, replicas, settings.strategy());
+    if (unseen.isEmpty()) {
+      return fresh;
+    }
+    Inventory previous;
+    synchronized (lock) {
+      previous = built;
+    }
+    if (previous == null) {
+      return fresh;
+    }
+    var merged = new java.util.TreeMap<String, List<Device>>();
+    fresh.resources().forEach((name, devices) -> merged.put(name, new ArrayList<>(devices)));
+    previous
+        .resources()
+        .forEach(
+            (name, devices) ->
+                devices.stream()
+                    .filter(d -> unseen.contains(d.gpu()))
+                    .forEach(
+                        d ->
+                            merged
+                                .computeIfAbsent(name, k -> new ArrayList<>())
+                                .add(d.withHealthy(false))));
+    return new Inventory(merged, fresh.notes());
+  }
+
+  private void refreshCdi() {
+    try {
+      cdi.refresh();
+    } catch (RuntimeException e) {
+      log.error(
+          "CDI refresh failed; new devices are advertised, but their CDI names may not resolve"
+              + " until a refresh succeeds: {}",
+          e.getMessage());
+    }
+  }
+
+  private static Set<String> deviceIds(Inventory inventory) {
+    var ids = new HashSet<String>();
+    inventory
+        .resources()
+        .forEach((name, devices) -> devices.forEach(d -> ids.add(name + " " + d.id())));
+    return ids;
+  }
+
+  @Override
+  public void planMade(GpuIndex gpu, Plan plan) {
+    var withdrawals = new ArrayList<Withdrawal>();
+    for (Step step : plan.steps()) {
+      switch (step) {
+        case Step.EnableMig(var g) -> withdrawals.add(new Withdrawal(g, ANY, ANY));
+        case Step.DisableMig(var g) -> withdrawals.add(new Withdrawal(g, ANY, ANY));
+        case Step.DestroyGpuInstance(var g, var gi) ->
+            withdrawals.add(new Withdrawal(g, gi, Usage.ALL_COMPUTE_INSTANCES));
+        case Step.DestroyComputeInstance(var g, var gi, var ci) ->
+            withdrawals.add(new Withdrawal(g, gi, ci));
+        case Step.CreateGpuInstance _, Step.CreateComputeInstance _ -> {}
+      }
+    }
+    if (withdrawals.isEmpty()) {
+      return;
+    }
+    synchronized (lock) {
+      withdrawn.addAll(withdrawals);
+      if (built != null) {
+        log.info("gpu={} withdrawing the slices its plan destroys before it runs", gpu);
+        publishLocked(false);
+      }
+    }
+  }
+
+  @Override
+  public void stepDone(Step step) {
+    switch (step) {
+      case Step.DestroyGpuInstance(var gpu, var gi) ->
+          health.instanceGone(gpu, gi, Usage.ALL_COMPUTE_INSTANCES);
+      case Step.DestroyComputeInstance(var gpu, var gi, var ci) -> health.instanceGone(gpu, gi, ci);
+      case Step.EnableMig _,
+          Step.DisableMig _,
+          Step.CreateGpuInstance _,
+          Step.CreateComputeInstance _ -> {}
+    }
+  }
+
+  @Override
+  public void xid(XidWatcher.Xid xid) {
+    synchronized (lock) {
+      Inventory known = built == null ? Inventory.EMPTY : built;
+      if (health.onXid(known, xid.gpu(), xid.gpuInstanceId(), xid.code(), clock.instant())
+          && built != null) {
+        publishLocked(false);
+      }
+    }
+  }
+
+  private void checkRecovery() {
+    try {
+      synchronized (lock) {
+        if (health.recover(clock.instant(), settings.recoveryPeriod(), nvmlAnswers)
+            && built != null) {
+          publishLocked(false);
+        }
+      }
+    } catch (RuntimeException e) {
+      log.error("device health check failed; it runs again", e);
+    }
+  }
+
+  private void publishLocked(boolean always) {
+    Inventory next =
+        health.apply(built.without(d -> withdrawn.stream().anyMatch(w -> w.covers(d))));
+    if (always || !next.equals(published)) {
+      published = next;
+      publisher.accept(next);
+    }
+  }
+
+  @Override
+  public void close() {
+    healthChecks.shutdownNow();
+  }
+}
