@@ -39,6 +39,7 @@ public final class XidWatcher implements AutoCloseable {
   private final Backoff backoff;
   private final Thread thread;
   private volatile boolean stopping;
+  private volatile boolean watching;
 
   /** A watcher that is not started yet. */
   public XidWatcher(Nvml nvml, Sink sink, Backoff backoff) {
@@ -58,12 +59,18 @@ public final class XidWatcher implements AutoCloseable {
     return thread.isAlive();
   }
 
+  /** Whether XID events are registered now: an XID from now on is delivered. */
+  public boolean isWatching() {
+    return watching;
+  }
+
   private void run() {
     int failures = 0;
     while (!stopping) {
       EventSetHandle set = null;
       try {
         set = register();
+        watching = true;
         failures = 0;
         while (!stopping) {
           Optional<EventData> event = nvml.waitForEvent(set, WAIT);
@@ -88,6 +95,7 @@ public final class XidWatcher implements AutoCloseable {
         log.error("XID watcher failed; registering again in {}", wait, e);
         pause(wait);
       } finally {
+        watching = false;
         free(set);
       }
     }

@@ -47,15 +47,7 @@ class XidWatcherIT {
     var a100 = nvml.deviceByIndex(0);
     nvml.setMigMode(a100, true);
     int gi = nvml.gpuInstanceInfo(nvml.createGpuInstance(a100, 0)).id();
-    // the watcher registers its event set asynchronously: inject until the first XID arrives
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .untilAsserted(
-            () -> {
-              sim.require("xid", "--gpu", "1", "--xid", "48");
-              assertThat(seen).isNotEmpty();
-            });
-    seen.clear();
+    await().atMost(Duration.ofSeconds(10)).until(watcher::isWatching);
     sim.require("xid", "--gpu", "0", "--gi", Integer.toString(gi), "--xid", "94");
     sim.require("xid", "--gpu", "1", "--xid", "79");
 
