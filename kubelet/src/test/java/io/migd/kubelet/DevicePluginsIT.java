@@ -158,6 +158,12 @@ class DevicePluginsIT {
     await().atMost(WITHIN).until(() -> kubelet.registeredResources().size() == 3);
     await().atMost(WITHIN).until(() -> kubelet.ids(MIG_3G).equals(List.of(MIG_BIG)));
     await().atMost(WITHIN).until(() -> count(logs, Level.INFO) >= 3);
+    // the new kubelet.sock started a fresh registration; the retries in flight were cancelled,
+    // so no resource registers twice
+    await()
+        .during(Duration.ofMillis(1200))
+        .atMost(WITHIN)
+        .until(() -> kubelet.requests().size() == 3);
     assertThat(messages(logs, Level.WARN))
         .hasSize(3)
         .anySatisfy(m -> assertThat(m).contains("resource=" + MIG_1G))
@@ -226,6 +232,35 @@ class DevicePluginsIT {
                 .getContainerResponses(0)
                 .getEnvsMap())
         .containsEntry("NVIDIA_VISIBLE_DEVICES", GPU_X);
+  }
+
+  @Test
+  void replacesAStaleSocketFileAndDeletesItsSocketsWhenClosed() throws Exception {
+    var kubelet = kubelet();
+    Files.writeString(dir.resolve("migd-gpu.sock"), "left by an earlier run");
+    var plugins = plugins(false);
+    plugins.publish(node());
+    await().atMost(WITHIN).until(() -> kubelet.ids(GPU).size() == 4 && kubelet.streaming(GPU));
+
+    open.remove(plugins);
+    plugins.close();
+
+    assertThat(files()).containsExactly("kubelet.sock");
+    await().atMost(WITHIN).until(() -> !kubelet.streaming(GPU) && !kubelet.streaming(MIG_1G));
+  }
+
+  @Test
+  void logsInventoryNotesWhenTheyChange() {
+    var logs = capture(DevicePlugins.class);
+    var plugins = plugins(false);
+    var note = "MIG slices are not advertised: strategy single needs one slice profile per node";
+
+    plugins.publish(new Inventory(node().resources(), List.of(note)));
+    plugins.publish(new Inventory(node().resources(), List.of(note)));
+    plugins.publish(node());
+    plugins.publish(new Inventory(node().resources(), List.of(note)));
+
+    assertThat(messages(logs, Level.INFO)).filteredOn(m -> m.contains(note)).hasSize(2);
   }
 
   @Test
