@@ -1,7 +1,18 @@
 package io.migd.kubelet;
 
+import static io.migd.kubelet.SampleNode.GPU;
+import static io.migd.kubelet.SampleNode.GPU_X;
+import static io.migd.kubelet.SampleNode.GPU_Y;
+import static io.migd.kubelet.SampleNode.MIG_1G;
+import static io.migd.kubelet.SampleNode.MIG_3G;
+import static io.migd.kubelet.SampleNode.MIG_A;
+import static io.migd.kubelet.SampleNode.MIG_B;
+import static io.migd.kubelet.SampleNode.MIG_BIG;
+import static io.migd.kubelet.SampleNode.MIG_C;
+import static io.migd.kubelet.SampleNode.gpuReplicas;
+import static io.migd.kubelet.SampleNode.mig;
+import static io.migd.kubelet.SampleNode.node;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
@@ -9,21 +20,10 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
-import io.migd.api.deviceplugin.v1beta1.AllocateRequest;
-import io.migd.api.deviceplugin.v1beta1.AllocateResponse;
-import io.migd.api.deviceplugin.v1beta1.CDIDevice;
-import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
-import io.migd.api.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import io.migd.api.deviceplugin.v1beta1.ListAndWatchResponse;
-import io.migd.api.deviceplugin.v1beta1.PreStartContainerRequest;
-import io.migd.api.deviceplugin.v1beta1.PreStartContainerResponse;
-import io.migd.api.deviceplugin.v1beta1.PreferredAllocationRequest;
+import io.migd.devices.AllocationListener;
 import io.migd.devices.Device;
 import io.migd.devices.Inventory;
-import io.migd.layout.GpuIndex;
-import io.migd.layout.Usage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,23 +42,12 @@ import org.slf4j.LoggerFactory;
 
 /** The device plugin against a fake kubelet, over real unix sockets. */
 class DevicePluginsIT {
-  static final String MIG_1G = "nvidia.com/mig-1g.10gb";
-  static final String MIG_3G = "nvidia.com/mig-3g.40gb";
-  static final String GPU = "nvidia.com/gpu";
-
-  static final String MIG_A = "MIG-4b8c8d0a-0f0e-5a54-9f43-5a1b2c3d4e5f";
-  static final String MIG_B = "MIG-9e2f1a3b-7c6d-5e4f-8a9b-0c1d2e3f4a5b";
-  static final String MIG_C = "MIG-1a2b3c4d-5e6f-5a7b-8c9d-0e1f2a3b4c5d";
-  static final String MIG_BIG = "MIG-77aa88bb-99cc-5dde-8eff-001122334455";
-  static final String GPU_X = "GPU-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
-  static final String GPU_Y = "GPU-a1b2c3d4-e5f6-0718-293a-4b5c6d7e8f90";
 
   static final Duration WITHIN = Duration.ofSeconds(5);
 
   @TempDir Path dir;
 
   private final List<AutoCloseable> open = new ArrayList<>();
-  private final List<List<String>> heard = new CopyOnWriteArrayList<>();
 
   @AfterEach
   void closeAll() throws Exception {
@@ -208,6 +197,7 @@ class DevicePluginsIT {
     open.add(restarted);
 
     await()
+        .pollInterval(Duration.ofMillis(5))
         .atMost(WITHIN)
         .until(
             () ->
@@ -228,7 +218,7 @@ class DevicePluginsIT {
     assertThat(
             restarted
                 .plugin(GPU)
-                .allocate(request(List.of(GPU_X + "::1")))
+                .allocate(DevicePluginServiceIT.request(List.of(GPU_X + "::1")))
                 .getContainerResponses(0)
                 .getEnvsMap())
         .containsEntry("NVIDIA_VISIBLE_DEVICES", GPU_X);
@@ -263,98 +253,6 @@ class DevicePluginsIT {
     assertThat(messages(logs, Level.INFO)).filteredOn(m -> m.contains(note)).hasSize(2);
   }
 
-  @Test
-  void allocatesMigSlicesWithEachParentOnceAndTellsTheListener() {
-    var kubelet = kubelet();
-    var plugins = plugins(true);
-    plugins.publish(node());
-    await().atMost(WITHIN).until(() -> kubelet.registeredResources().contains(MIG_1G));
-
-    AllocateResponse answer =
-        kubelet.plugin(MIG_1G).allocate(request(List.of(MIG_B, MIG_A), List.of(MIG_C)));
-
-    assertThat(answer.getContainerResponsesList()).hasSize(2);
-    assertThat(answer.getContainerResponses(0).getEnvsMap())
-        .containsExactly(Map.entry("NVIDIA_VISIBLE_DEVICES", MIG_B + "," + MIG_A));
-    assertThat(answer.getContainerResponses(0).getCdiDevicesList())
-        .extracting(CDIDevice::getName)
-        .containsExactly("nvidia.com/gpu=" + MIG_B, "nvidia.com/gpu=" + MIG_A);
-    assertThat(answer.getContainerResponses(1).getEnvsMap())
-        .containsExactly(Map.entry("NVIDIA_VISIBLE_DEVICES", MIG_C));
-    assertThat(heard).containsExactly(List.of(MIG_1G, MIG_B, MIG_A), List.of(MIG_1G, MIG_C));
-  }
-
-  @Test
-  void allocatesReplicasAsTheirGpusWithoutCdiNamesWhenCdiIsOff() {
-    var kubelet = kubelet();
-    var plugins = plugins(false);
-    plugins.publish(node());
-    await().atMost(WITHIN).until(() -> kubelet.registeredResources().contains(GPU));
-
-    AllocateResponse answer =
-        kubelet.plugin(GPU).allocate(request(List.of(GPU_Y + "::1", GPU_X + "::0", GPU_Y + "::0")));
-
-    assertThat(answer.getContainerResponses(0).getEnvsMap())
-        .containsExactly(Map.entry("NVIDIA_VISIBLE_DEVICES", GPU_Y + "," + GPU_X));
-    assertThat(answer.getContainerResponses(0).getCdiDevicesList()).isEmpty();
-    assertThat(heard).containsExactly(List.of(GPU, GPU_Y + "::1", GPU_X + "::0", GPU_Y + "::0"));
-  }
-
-  @Test
-  void refusesAnAllocationOfADeviceNotAdvertisedUnderTheResource() {
-    var kubelet = kubelet();
-    var plugins = plugins(true);
-    plugins.publish(node());
-    await().atMost(WITHIN).until(() -> kubelet.registeredResources().contains(MIG_1G));
-
-    assertThatThrownBy(
-            () -> kubelet.plugin(MIG_1G).allocate(request(List.of(MIG_A), List.of(MIG_BIG))))
-        .isInstanceOfSatisfying(
-            StatusRuntimeException.class,
-            e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-              assertThat(e.getStatus().getDescription())
-                  .isEqualTo("device \"" + MIG_BIG + "\" is not advertised under " + MIG_1G);
-            });
-    assertThat(heard).isEmpty();
-  }
-
-  @Test
-  void prefersReplicasSpreadOverGpus() {
-    var kubelet = kubelet();
-    var plugins = plugins(false);
-    plugins.publish(node());
-    await().atMost(WITHIN).until(() -> kubelet.registeredResources().contains(GPU));
-    var all = List.of(GPU_X + "::0", GPU_X + "::1", GPU_Y + "::0", GPU_Y + "::1");
-
-    var answer =
-        kubelet
-            .plugin(GPU)
-            .getPreferredAllocation(
-                PreferredAllocationRequest.newBuilder()
-                    .addContainerRequests(
-                        ContainerPreferredAllocationRequest.newBuilder()
-                            .addAllAvailableDeviceIDs(all)
-                            .setAllocationSize(2))
-                    .addContainerRequests(
-                        ContainerPreferredAllocationRequest.newBuilder()
-                            .addAllAvailableDeviceIDs(all)
-                            .addMustIncludeDeviceIDs(GPU_Y + "::1")
-                            .setAllocationSize(2))
-                    .build());
-
-    assertThat(answer.getContainerResponses(0).getDeviceIDsList())
-        .containsExactly(GPU_X + "::0", GPU_Y + "::0");
-    assertThat(answer.getContainerResponses(1).getDeviceIDsList())
-        .containsExactly(GPU_Y + "::1", GPU_X + "::0");
-    assertThat(
-            kubelet
-                .plugin(GPU)
-                .preStartContainer(
-                    PreStartContainerRequest.newBuilder().addDevicesIds(all.get(0)).build()))
-        .isEqualTo(PreStartContainerResponse.getDefaultInstance());
-  }
-
   private FakeKubelet kubelet() {
     var kubelet = FakeKubelet.start(dir);
     open.add(kubelet);
@@ -364,13 +262,7 @@ class DevicePluginsIT {
   private DevicePlugins plugins(boolean cdi) {
     var plugins =
         new DevicePlugins(
-            new DevicePluginSettings(dir, cdi, Duration.ofMillis(400)),
-            (resource, ids) -> {
-              var entry = new ArrayList<String>();
-              entry.add(resource);
-              entry.addAll(ids);
-              heard.add(entry);
-            });
+            new DevicePluginSettings(dir, cdi, Duration.ofMillis(400)), AllocationListener.NONE);
     open.add(plugins);
     return plugins;
   }
@@ -381,46 +273,6 @@ class DevicePluginsIT {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  /** Three resources: slices on two GPUs (one unhealthy), a big slice, and time-sliced GPUs. */
-  static Inventory node() {
-    var resources = new TreeMap<String, List<Device>>();
-    resources.put(
-        MIG_1G, List.of(mig(MIG_A, 0, 1, true), mig(MIG_B, 0, 2, false), mig(MIG_C, 1, 1, true)));
-    resources.put(MIG_3G, List.of(mig(MIG_BIG, 1, 2, true)));
-    resources.put(GPU, gpuReplicas());
-    return new Inventory(resources, List.of());
-  }
-
-  static Device mig(String uuid, int gpu, int gi, boolean healthy) {
-    return new Device(uuid, uuid, new GpuIndex(gpu), gi, 0, healthy);
-  }
-
-  static List<Device> gpuReplicas() {
-    var replicas = new ArrayList<Device>();
-    for (var gpu : List.of(Map.entry(GPU_X, 2), Map.entry(GPU_Y, 3))) {
-      for (int n = 0; n < 2; n++) {
-        replicas.add(
-            new Device(
-                gpu.getKey() + "::" + n,
-                gpu.getKey(),
-                new GpuIndex(gpu.getValue()),
-                Usage.WHOLE_GPU,
-                Usage.ALL_COMPUTE_INSTANCES,
-                true));
-      }
-    }
-    return replicas;
-  }
-
-  @SafeVarargs
-  static AllocateRequest request(List<String>... containers) {
-    var request = AllocateRequest.newBuilder();
-    for (var ids : containers) {
-      request.addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids));
-    }
-    return request.build();
   }
 
   static List<Map.Entry<String, String>> health(ListAndWatchResponse list) {
