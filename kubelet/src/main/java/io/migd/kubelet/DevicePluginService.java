@@ -1,0 +1,193 @@
+package io.migd.kubelet;
+
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.migd.api.deviceplugin.v1beta1.AllocateRequest;
+import io.migd.api.deviceplugin.v1beta1.AllocateResponse;
+import io.migd.api.deviceplugin.v1beta1.CDIDevice;
+import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
+import io.migd.api.deviceplugin.v1beta1.ContainerAllocateResponse;
+import io.migd.api.deviceplugin.v1beta1.ContainerPreferredAllocationResponse;
+import io.migd.api.deviceplugin.v1beta1.DevicePluginGrpc;
+import io.migd.api.deviceplugin.v1beta1.DevicePluginOptions;
+import io.migd.api.deviceplugin.v1beta1.Empty;
+import io.migd.api.deviceplugin.v1beta1.ListAndWatchResponse;
+import io.migd.api.deviceplugin.v1beta1.PreStartContainerRequest;
+import io.migd.api.deviceplugin.v1beta1.PreStartContainerResponse;
+import io.migd.api.deviceplugin.v1beta1.PreferredAllocationRequest;
+import io.migd.api.deviceplugin.v1beta1.PreferredAllocationResponse;
+import io.migd.devices.AllocationListener;
+import io.migd.devices.Device;
+import io.migd.devices.Inventory;
+import io.migd.devices.PreferredAllocation;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The device plugin API for one resource. It keeps no devices of its own: every call reads the
+ * node's latest inventory, so a reshape reaches {@code Allocate} and the streams at once.
+ */
+final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
+  static final String VISIBLE_DEVICES = "NVIDIA_VISIBLE_DEVICES";
+  static final String CDI_KIND = "nvidia.com/gpu";
+  static final String HEALTHY = "Healthy";
+  static final String UNHEALTHY = "Unhealthy";
+
+  private static final Logger log = LoggerFactory.getLogger(DevicePluginService.class);
+
+  private final String resource;
+  private final Supplier<Inventory> inventory;
+  private final boolean cdiEnabled;
+  private final AllocationListener listener;
+  private final Set<DeviceStream> streams = ConcurrentHashMap.newKeySet();
+
+  DevicePluginService(
+      String resource,
+      Supplier<Inventory> inventory,
+      boolean cdiEnabled,
+      AllocationListener listener) {
+    this.resource = resource;
+    this.inventory = inventory;
+    this.cdiEnabled = cdiEnabled;
+    this.listener = listener;
+  }
+
+  /** Sends the latest complete list on every open stream. */
+  void publish() {
+    streams.forEach(DeviceStream::sendLatest);
+  }
+
+  int openStreams() {
+    return streams.size();
+  }
+
+  @Override
+  public void getDevicePluginOptions(Empty request, StreamObserver<DevicePluginOptions> response) {
+    response.onNext(
+        DevicePluginOptions.newBuilder()
+            .setPreStartRequired(false)
+            .setGetPreferredAllocationAvailable(true)
+            .build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void listAndWatch(Empty request, StreamObserver<ListAndWatchResponse> response) {
+    var stream = new DeviceStream((ServerCallStreamObserver<ListAndWatchResponse>) response);
+    stream.observer.setOnCancelHandler(() -> streams.remove(stream));
+    streams.add(stream);
+    // added before the first send: a publish racing with this call is never missed, since
+    // every send reads the latest inventory
+    stream.sendLatest();
+  }
+
+  @Override
+  public void allocate(AllocateRequest request, StreamObserver<AllocateResponse> response) {
+    var current = inventory.get();
+    var answer = AllocateResponse.newBuilder();
+    for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
+      var parents = new LinkedHashSet<String>();
+      for (String id : container.getDevicesIdsList()) {
+        Optional<Device> device = current.find(resource, id);
+        if (device.isEmpty()) {
+          response.onError(
+              Status.INVALID_ARGUMENT
+                  .withDescription("device \"" + id + "\" is not advertised under " + resource)
+                  .asRuntimeException());
+          return;
+        }
+        parents.add(device.get().parentUuid());
+      }
+      var containerAnswer =
+          ContainerAllocateResponse.newBuilder()
+              .putEnvs(VISIBLE_DEVICES, String.join(",", parents));
+      if (cdiEnabled) {
+        parents.forEach(
+            p -> containerAnswer.addCdiDevices(CDIDevice.newBuilder().setName(CDI_KIND + "=" + p)));
+      }
+      answer.addContainerResponses(containerAnswer);
+    }
+    try {
+      for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
+        listener.allocated(resource, List.copyOf(container.getDevicesIdsList()));
+      }
+    } catch (RuntimeException e) {
+      // a device handed out without being counted as in use could be destroyed by a reshape
+      log.error("resource={} recording an allocation failed", resource, e);
+      response.onError(
+          Status.INTERNAL
+              .withDescription("recording the allocation under " + resource + " failed: " + e)
+              .asRuntimeException());
+      return;
+    }
+    response.onNext(answer.build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void getPreferredAllocation(
+      PreferredAllocationRequest request, StreamObserver<PreferredAllocationResponse> response) {
+    var current = inventory.get();
+    var answer = PreferredAllocationResponse.newBuilder();
+    for (var container : request.getContainerRequestsList()) {
+      var available = new ArrayList<Device>();
+      for (String id : container.getAvailableDeviceIDsList()) {
+        current.find(resource, id).ifPresent(available::add);
+      }
+      answer.addContainerResponses(
+          ContainerPreferredAllocationResponse.newBuilder()
+              .addAllDeviceIDs(
+                  PreferredAllocation.choose(
+                      available,
+                      container.getMustIncludeDeviceIDsList(),
+                      container.getAllocationSize())));
+    }
+    response.onNext(answer.build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void preStartContainer(
+      PreStartContainerRequest request, StreamObserver<PreStartContainerResponse> response) {
+    response.onNext(PreStartContainerResponse.getDefaultInstance());
+    response.onCompleted();
+  }
+
+  private ListAndWatchResponse list() {
+    var devices = ListAndWatchResponse.newBuilder();
+    for (Device d : inventory.get().devices(resource)) {
+      devices.addDevicesBuilder().setID(d.id()).setHealth(d.healthy() ? HEALTHY : UNHEALTHY);
+    }
+    return devices.build();
+  }
+
+  /** One kubelet's ListAndWatch call; a StreamObserver is not thread-safe, so sends are serial. */
+  private final class DeviceStream {
+    private final ServerCallStreamObserver<ListAndWatchResponse> observer;
+
+    DeviceStream(ServerCallStreamObserver<ListAndWatchResponse> observer) {
+      this.observer = observer;
+    }
+
+    synchronized void sendLatest() {
+      if (observer.isCancelled()) {
+        streams.remove(this);
+        return;
+      }
+      try {
+        observer.onNext(list());
+      } catch (RuntimeException e) {
+        streams.remove(this);
+        log.warn("resource={} ListAndWatch stream dropped: {}", resource, e.toString());
+      }
+    }
+  }
+}

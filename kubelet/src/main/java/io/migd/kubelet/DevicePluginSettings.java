@@ -1,0 +1,37 @@
+package io.migd.kubelet;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the node's device plugin runs: the kubelet's device plugin directory ({@code
+ * migd.kubelet.device-plugin-dir}), whether {@code Allocate} names CDI devices ({@code
+ * migd.cdi.enabled}), and the longest wait between two registration attempts.
+ */
+public record DevicePluginSettings(
+    Path directory, boolean cdiEnabled, Duration maxRegistrationBackoff) {
+  /** The kubelet's default device plugin directory. */
+  public static final Path DEFAULT_DIRECTORY = Path.of("/var/lib/kubelet/device-plugins");
+
+  /** The first wait after a failed registration; it doubles up to the maximum. */
+  public static final Duration FIRST_REGISTRATION_BACKOFF = Duration.ofMillis(100);
+
+  /** Checks the values are present and the maximum is not below the first wait. */
+  public DevicePluginSettings {
+    Objects.requireNonNull(directory);
+    Objects.requireNonNull(maxRegistrationBackoff);
+    if (maxRegistrationBackoff.compareTo(FIRST_REGISTRATION_BACKOFF) < 0) {
+      throw new IllegalArgumentException(
+          "the longest registration backoff "
+              + maxRegistrationBackoff
+              + " is below the first one, "
+              + FIRST_REGISTRATION_BACKOFF);
+    }
+  }
+
+  /** The kubelet's registration socket in the directory. */
+  public Path kubeletSocket() {
+    return directory.resolve("kubelet.sock");
+  }
+}

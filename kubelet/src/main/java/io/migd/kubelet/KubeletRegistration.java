@@ -1,0 +1,111 @@
+package io.migd.kubelet;
+
+import dev.failsafe.Failsafe;
+import dev.failsafe.RetryPolicy;
+import io.migd.api.deviceplugin.v1beta1.DevicePluginOptions;
+import io.migd.api.deviceplugin.v1beta1.RegisterRequest;
+import io.migd.api.deviceplugin.v1beta1.RegistrationGrpc;
+import io.migd.execute.Backoff;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Registers resources with the kubelet's {@code Registration} service, in the background: retried
+ * with backoff while {@code kubelet.sock} is absent or refuses, with one warning per resource until
+ * it succeeds. A newer registration of a resource cancels the one in flight.
+ */
+final class KubeletRegistration implements AutoCloseable {
+  static final String VERSION = "v1beta1";
+  // the kubelet dials the plugin back before it answers, so allow it a few seconds
+  private static final Duration CALL_DEADLINE = Duration.ofSeconds(10);
+
+  private static final Logger log = LoggerFactory.getLogger(KubeletRegistration.class);
+
+  private final Path kubeletSocket;
+  private final Backoff backoff;
+  private final ScheduledExecutorService scheduler =
+      // two threads: a kubelet slow to answer one Register does not hold up the others for long
+      Executors.newScheduledThreadPool(
+          2, Thread.ofPlatform().name("migd-kubelet-registration-", 0).daemon().factory());
+  private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
+
+  KubeletRegistration(Path kubeletSocket, Duration maxBackoff) {
+    this.kubeletSocket = kubeletSocket;
+    this.backoff = new Backoff(DevicePluginSettings.FIRST_REGISTRATION_BACKOFF, maxBackoff);
+  }
+
+  /** Starts registering {@code resource} served on {@code endpoint}, a file in the directory. */
+  CompletableFuture<Void> register(String resource, String endpoint) {
+    var request =
+        RegisterRequest.newBuilder()
+            .setVersion(VERSION)
+            .setEndpoint(endpoint)
+            .setResourceName(resource)
+            .setOptions(DevicePluginOptions.newBuilder().setGetPreferredAllocationAvailable(true))
+            .build();
+    RetryPolicy<Void> retry =
+        backoff
+            .<Void>retryPolicy(-1)
+            .onFailedAttempt(
+                e -> {
+                  if (e.getAttemptCount() > 1) {
+                    log.debug(
+                        "registration attempt failed: resource={} attempts={} error={}",
+                        resource,
+                        e.getAttemptCount(),
+                        e.getLastException().toString());
+                  } else {
+                    log.warn(
+                        "registration failed, retrying with backoff until it succeeds:"
+                            + " resource={} socket={} error={}",
+                        resource,
+                        kubeletSocket,
+                        e.getLastException().toString());
+                  }
+                })
+            .build();
+    var attempt =
+        Failsafe.with(retry)
+            .with(scheduler)
+            .runAsync(
+                context -> {
+                  call(request);
+                  log.info(
+                      "registered resource={} endpoint={} attempts={}",
+                      resource,
+                      endpoint,
+                      context.getAttemptCount() + 1);
+                });
+    var previous = inFlight.put(resource, attempt);
+    if (previous != null) {
+      previous.cancel(true);
+    }
+    attempt.whenComplete((_, _) -> inFlight.remove(resource, attempt));
+    return attempt;
+  }
+
+  private void call(RegisterRequest request) throws InterruptedException {
+    var channel = UnixSockets.dial(kubeletSocket);
+    try {
+      RegistrationGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+          .register(request);
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  @Override
+  public void close() {
+    inFlight.values().forEach(f -> f.cancel(true));
+    scheduler.shutdownNow();
+  }
+}
