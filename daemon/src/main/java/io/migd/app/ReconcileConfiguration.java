@@ -1,6 +1,8 @@
 package io.migd.app;
 
+import io.migd.devices.KubeletUsage;
 import io.migd.execute.ProgressListener;
+import io.migd.kubelet.KubeletSurface;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigWriter;
@@ -13,6 +15,7 @@ import io.migd.reconcile.Reconciler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
@@ -79,9 +82,19 @@ class ReconcileConfiguration {
       NvmlSession session,
       GpuModelCatalog catalog,
       MigConfigFile configs,
-      MigdProperties properties) {
-    return NodeRuntime.reconciler(
-        session, catalog, configs, ProgressListener.NONE, new CommandReboot(properties));
+      MigdProperties properties,
+      ObjectProvider<KubeletUsage> kubeletUsage,
+      ObjectProvider<KubeletSurface> kubeletSurface) {
+    KubeletSurface surface = kubeletSurface.getIfAvailable();
+    KubeletUsage usage = kubeletUsage.getIfAvailable();
+    return Reconciler.over(
+        session.nvml(),
+        catalog,
+        configs::config,
+        usage == null ? Reconciler.processUsage(session.nvml()) : usage,
+        surface == null ? ProgressListener.NONE : surface,
+        surface == null ? session.reset() : surface.watching(session.reset()),
+        new CommandReboot(properties));
   }
 
   /**

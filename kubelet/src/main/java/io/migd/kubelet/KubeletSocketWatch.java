@@ -125,7 +125,9 @@ final class KubeletSocketWatch implements AutoCloseable {
   public void close() throws InterruptedException {
     closed = true;
     closeWatcher();
-    thread.interrupt();
-    thread.join(Duration.ofSeconds(5));
+    if (thread.getState() != Thread.State.NEW) {
+      thread.interrupt();
+      thread.join(Duration.ofSeconds(5));
+    }
   }
 }

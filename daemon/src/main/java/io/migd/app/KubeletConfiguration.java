@@ -1,0 +1,148 @@
+package io.migd.app;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.migd.devices.AllocationGrace;
+import io.migd.devices.DeviceHealth;
+import io.migd.devices.Inventory;
+import io.migd.devices.KubeletUsage;
+import io.migd.devices.XidWatcher;
+import io.migd.execute.Backoff;
+import io.migd.kubelet.DevicePluginSettings;
+import io.migd.kubelet.DevicePlugins;
+import io.migd.kubelet.KubeletSurface;
+import io.migd.kubelet.PodResourcesClient;
+import io.migd.layout.NodeObserver;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.reconcile.Reconciler;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.DependsOn;
+
+/**
+ * The kubelet surface (docs/contract.md, kubelet): device plugin servers, PodResources usage, XID
+ * health and the device metrics. Off with {@code migd.kubelet.enabled=false}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty(name = "migd.kubelet.enabled", matchIfMissing = true)
+@DependsOn({"stateLock", "nvmlSession"})
+class KubeletConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(KubeletConfiguration.class);
+  private static final Duration CDI_TIMEOUT = Duration.ofSeconds(60);
+
+  @Bean
+  DeviceHealth deviceHealth() {
+    return new DeviceHealth();
+  }
+
+  @Bean
+  AllocationGrace allocationGrace() {
+    return new AllocationGrace(Clock.systemUTC());
+  }
+
+  @Bean(destroyMethod = "close")
+  PodResourcesClient podResourcesClient(MigdProperties properties) {
+    return new PodResourcesClient(properties.kubelet().podResourcesSocket());
+  }
+
+  @Bean
+  KubeletUsage kubeletUsage(
+      NvmlSession session,
+      PodResourcesClient podResources,
+      AllocationGrace grace,
+      MigdProperties properties) {
+    return new KubeletUsage(
+        Reconciler.processUsage(session.nvml()),
+        podResources,
+        grace,
+        properties.kubelet().allocationGrace(),
+        properties.kubelet().requirePodResources(),
+        Clock.systemUTC());
+  }
+
+  @Bean(destroyMethod = "close")
+  DevicePlugins devicePlugins(MigdProperties properties, AllocationGrace grace) {
+    return new DevicePlugins(
+        new DevicePluginSettings(
+            properties.kubelet().devicePluginDir(),
+            properties.cdi().enabled(),
+            Duration.ofSeconds(10)),
+        grace);
+  }
+
+  @Bean(initMethod = "start", destroyMethod = "close")
+  KubeletSurface kubeletSurface(
+      NvmlSession session,
+      GpuModelCatalog catalog,
+      ObjectProvider<Reconciler> reconciler,
+      DevicePlugins plugins,
+      DeviceHealth health,
+      MigdProperties properties) {
+    return new KubeletSurface(
+        new NodeObserver(session.nvml(), catalog),
+        (desired, observed) -> reconciler.getObject().resolve(desired, observed),
+        publisher(plugins, properties),
+        health,
+        cdiRefresh(properties),
+        KubeletSurface.nvmlAnswers(session.nvml()),
+        new KubeletSurface.Settings(
+            properties.strategy(),
+            properties.health().recoveryPeriod(),
+            healthCheckInterval(properties.health().recoveryPeriod())),
+        Clock.systemUTC());
+  }
+
+  @Bean(initMethod = "start", destroyMethod = "close")
+  XidWatcher xidWatcher(NvmlSession session, KubeletSurface surface) {
+    return new XidWatcher(
+        session.nvml(), surface, new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30)));
+  }
+
+  @Bean
+  DeviceMetrics deviceMetrics(MeterRegistry registry, KubeletSurface surface, KubeletUsage usage) {
+    return new DeviceMetrics(registry, surface, usage);
+  }
+
+  /** A tenth of the recovery period, between 1 s and 30 s. */
+  static Duration healthCheckInterval(Duration recoveryPeriod) {
+    Duration tenth = recoveryPeriod.dividedBy(10);
+    if (tenth.compareTo(Duration.ofSeconds(1)) < 0) {
+      return Duration.ofSeconds(1);
+    }
+    return tenth.compareTo(Duration.ofSeconds(30)) > 0 ? Duration.ofSeconds(30) : tenth;
+  }
+
+  private static Consumer<Inventory> publisher(DevicePlugins plugins, MigdProperties properties) {
+    var dir = properties.kubelet().devicePluginDir();
+    if (!Files.isDirectory(dir)) {
+      log.warn(
+          "the device plugin directory {} does not exist: migd serves no kubelet (mount the"
+              + " kubelet's directory, set migd.kubelet.device-plugin-dir, or"
+              + " migd.kubelet.enabled=false to silence this)",
+          dir);
+      return inventory -> {};
+    }
+    return plugins::publish;
+  }
+
+  private static KubeletSurface.CdiRefresh cdiRefresh(MigdProperties properties) {
+    if (!properties.cdi().enabled()) {
+      return KubeletSurface.CdiRefresh.NONE;
+    }
+    var command = properties.cdi().refreshCommand();
+    return () -> {
+      ExternalCommand.Ran ran = ExternalCommand.run(command, CDI_TIMEOUT);
+      if (!ran.succeeded()) {
+        throw new IllegalStateException(ran.describe());
+      }
+      log.info("CDI specs refreshed: {}", String.join(" ", command));
+    };
+  }
+}

@@ -1,0 +1,204 @@
+package io.migd.kubelet;
+
+import io.migd.devices.AllocationGrace;
+import io.migd.devices.DeviceHealth;
+import io.migd.devices.Inventory;
+import io.migd.devices.KubeletUsage;
+import io.migd.devices.MigStrategy;
+import io.migd.devices.XidWatcher;
+import io.migd.execute.Backoff;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.LiveComputeInstance;
+import io.migd.layout.LiveGpuInstance;
+import io.migd.layout.NodeObserver;
+import io.migd.layout.ObservedGpu;
+import io.migd.nvml.Nvml;
+import io.migd.nvml.NvmlCallObserver;
+import io.migd.nvml.ffm.FfmNvml;
+import io.migd.nvml.ffm.NvmlLibrary;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.MigConfigFile;
+import io.migd.profiles.MigConfigParser;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.GpuReset;
+import io.migd.reconcile.Outcome;
+import io.migd.reconcile.RebootPolicy;
+import io.migd.reconcile.Reconciler;
+import io.migd.sim.SimulatedNvml;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * A node as the daemon assembles it, without Spring: simulated NVML, the reconciler deciding from
+ * NVML processes and PodResources, the kubelet surface publishing to the device plugins, and the
+ * XID watcher; a fake kubelet and a fake PodResources server on unix sockets in a temp dir. Each
+ * {@link #apply} is what the reconcile loop does on a trigger: reconcile, then tell the surface.
+ */
+final class SimulatedKubeletNode implements AutoCloseable {
+  static final GpuModelCatalog CATALOG = GpuModelCatalog.builtIn();
+  static final Duration GRACE = Duration.ofMinutes(5);
+  static final Duration RECOVERY = Duration.ofMinutes(5);
+
+  /** A clock the test moves. */
+  static final class TestClock extends Clock {
+    private volatile Instant now = Instant.parse("2026-11-24T12:00:00Z");
+
+    void advance(Duration by) {
+      now = now.plus(by);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
+
+  /** One publish to the device plugins, with the MIG UUIDs NVML held at that moment. */
+  record Published(Inventory inventory, List<String> migUuidsInNvml) {}
+
+  final Path dir;
+  final SimulatedNvml sim;
+  final Nvml nvml;
+  final NodeObserver observer;
+  final TestClock clock = new TestClock();
+  final DeviceHealth health = new DeviceHealth();
+  final AllocationGrace grace = new AllocationGrace(clock);
+  final FakePodResources podResources;
+  final PodResourcesClient podResourcesClient;
+  final DevicePlugins plugins;
+  final KubeletSurface surface;
+  final XidWatcher xids;
+  final Reconciler reconciler;
+  final List<Published> published = new CopyOnWriteArrayList<>();
+  FakeKubelet kubelet;
+  private final MigConfigFile configs;
+  private long generation;
+
+  private SimulatedKubeletNode(String models, String configYaml, MigStrategy strategy)
+      throws IOException {
+    dir = Files.createTempDirectory(Path.of("/tmp"), "migd-k");
+    sim = SimulatedNvml.extract(Path.of("target", "sim-kubelet").toAbsolutePath());
+    sim.init(models);
+    nvml = FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE);
+    observer = new NodeObserver(nvml, CATALOG);
+    configs = MigConfigParser.parse(configYaml);
+    kubelet = FakeKubelet.start(dir);
+    podResources = FakePodResources.start(dir.resolve("pod-resources.sock"));
+    podResourcesClient = new PodResourcesClient(dir.resolve("pod-resources.sock"));
+    plugins = new DevicePlugins(new DevicePluginSettings(dir, true, Duration.ofMillis(500)), grace);
+    var resolver = new Reconciler[1];
+    Consumer<Inventory> publisher =
+        inventory -> {
+          published.add(new Published(inventory, migUuidsInNvml()));
+          plugins.publish(inventory);
+        };
+    surface =
+        new KubeletSurface(
+            observer,
+            (desired, observed) -> resolver[0].resolve(desired, observed),
+            publisher,
+            health,
+            KubeletSurface.CdiRefresh.NONE,
+            KubeletSurface.nvmlAnswers(nvml),
+            new KubeletSurface.Settings(strategy, RECOVERY, Duration.ofMillis(50)),
+            clock);
+    GpuReset reset =
+        gpu -> {
+          var result = sim.resetGpu(gpu.index().value());
+          return GpuReset.Result.of(result.succeeded(), result.output());
+        };
+    reconciler =
+        Reconciler.over(
+            nvml,
+            CATALOG,
+            configs::config,
+            new KubeletUsage(
+                Reconciler.processUsage(nvml), podResourcesClient, grace, GRACE, false, clock),
+            surface,
+            surface.watching(reset),
+            RebootPolicy.DISABLED);
+    resolver[0] = reconciler;
+    surface.start();
+    xids =
+        new XidWatcher(nvml, surface, new Backoff(Duration.ofMillis(50), Duration.ofMillis(200)));
+    xids.start();
+  }
+
+  static SimulatedKubeletNode start(String models, String configYaml, MigStrategy strategy) {
+    try {
+      return new SimulatedKubeletNode(models, configYaml, strategy);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Reconciles the node to a config of the file, then tells the surface, as the loop does. */
+  Outcome apply(String config) {
+    Desired desired = Desired.config(Desired.Source.FILE, config, ++generation);
+    Outcome outcome = reconciler.reconcile(desired);
+    surface.reconciled(desired, outcome);
+    return outcome;
+  }
+
+  ObservedGpu gpu(int index) {
+    return observer.observe(new GpuIndex(index));
+  }
+
+  /** The MIG device UUIDs NVML reports for a GPU, by compute-instance profile name. */
+  List<String> migUuids(int gpu, String profile) {
+    var uuids = new ArrayList<String>();
+    for (LiveGpuInstance gi : gpu(gpu).gpuInstances()) {
+      for (LiveComputeInstance ci : gi.computeInstances()) {
+        if (ci.profile().toString().equals(profile)) {
+          uuids.add(ci.uuid());
+        }
+      }
+    }
+    return uuids.stream().sorted().toList();
+  }
+
+  private List<String> migUuidsInNvml() {
+    var uuids = new ArrayList<String>();
+    for (ObservedGpu g : observer.observe().gpus()) {
+      g.gpuInstances().forEach(gi -> gi.computeInstances().forEach(ci -> uuids.add(ci.uuid())));
+    }
+    return uuids;
+  }
+
+  @Override
+  public void close() throws Exception {
+    xids.close();
+    surface.close();
+    plugins.close();
+    podResourcesClient.close();
+    podResources.close();
+    kubelet.close();
+    nvml.close();
+    try (var files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        Files.deleteIfExists(f);
+      }
+    }
+    Files.deleteIfExists(dir);
+  }
+}
