@@ -65,7 +65,7 @@ public final class DevicePlugins implements AutoCloseable {
       throw new IllegalStateException("the device plugin is closed");
     }
     if (!inventory.notes().equals(current.notes()) || !published) {
-      inventory.notes().forEach(note -> log.info("inventory note: {}", note));
+      inventory.notes().forEach(note -> log.warn("{}", note));
     }
     current = inventory;
     if (!published) {
