@@ -179,9 +179,7 @@ public final class KubeletSurface
     synchronized (lock) {
       before = built;
     }
-    if (next != null && before != null && !deviceIds(before).containsAll(deviceIds(next))) {
-      refreshCdi();
-    } else if (next != null && before == null) {
+    if (next != null && (before == null || !deviceIds(before).containsAll(deviceIds(next)))) {
       refreshCdi();
     }
     synchronized (lock) {

@@ -202,6 +202,23 @@ class KubeletSurfaceIT {
   }
 
   @Test
+  void cdiSpecsAreRefreshedBeforeDevicesNotAdvertisedBeforeAreAdvertised() {
+    start(NODE, MigStrategy.MIXED);
+    assertSucceeded(node.apply("mixed-node"));
+    assertThat(node.cdiRefreshes).singleElement().isEqualTo(io.migd.devices.Inventory.EMPTY);
+
+    assertSucceeded(node.apply("mixed-node"));
+    assertThat(node.cdiRefreshes).as("nothing new: no refresh").hasSize(1);
+
+    assertSucceeded(node.apply("reshaped"));
+    assertThat(node.cdiRefreshes).hasSize(2);
+    List<String> added = node.migUuids(0, "3g.20gb");
+    var shownDuringRefresh = node.cdiRefreshes.get(1).devices("nvidia.com/mig-3g.20gb");
+    assertThat(shownDuringRefresh.stream().map(d -> d.id()).toList()).hasSize(1).isSubsetOf(added);
+    awaitIds("nvidia.com/mig-3g.20gb", added);
+  }
+
+  @Test
   void aKubeletRestartLeadsToReRegistrationOfEveryResource() throws Exception {
     start(NODE, MigStrategy.MIXED);
     assertSucceeded(node.apply("mixed-node"));

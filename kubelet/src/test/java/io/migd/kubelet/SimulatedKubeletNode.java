@@ -90,6 +90,10 @@ final class SimulatedKubeletNode implements AutoCloseable {
   final XidWatcher xids;
   final Reconciler reconciler;
   final List<Published> published = new CopyOnWriteArrayList<>();
+
+  /** What the kubelet was being shown each time the CDI refresh ran. */
+  final List<Inventory> cdiRefreshes = new CopyOnWriteArrayList<>();
+
   FakeKubelet kubelet;
   private final MigConfigFile configs;
   private long generation;
@@ -118,7 +122,7 @@ final class SimulatedKubeletNode implements AutoCloseable {
             (desired, observed) -> resolver[0].resolve(desired, observed),
             publisher,
             health,
-            KubeletSurface.CdiRefresh.NONE,
+            () -> cdiRefreshes.add(plugins.current()),
             KubeletSurface.nvmlAnswers(nvml),
             new KubeletSurface.Settings(strategy, RECOVERY, Duration.ofMillis(50)),
             clock);

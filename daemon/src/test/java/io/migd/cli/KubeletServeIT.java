@@ -1,0 +1,169 @@
+package io.migd.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.migd.api.deviceplugin.v1beta1.AllocateRequest;
+import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
+import io.migd.api.podresources.v1.ContainerDevices;
+import io.migd.api.podresources.v1.ContainerResources;
+import io.migd.api.podresources.v1.ListPodResourcesResponse;
+import io.migd.api.podresources.v1.PodResources;
+import io.migd.kubelet.FakeKubelet;
+import io.migd.kubelet.FakePodResources;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code migd serve} as a kubelet sees it: a fake kubelet in a temp device-plugin directory gets
+ * every resource registered with the slices the config makes, CDI specs are refreshed before they
+ * are advertised, an XID injected with {@code nvml-sim} reaches the stream, and the metrics count
+ * free, allocated and unhealthy devices and name the pod holding one.
+ */
+class KubeletServeIT {
+  private static final Duration PATIENCE = Duration.ofSeconds(90);
+
+  @TempDir Path nodeDir;
+  private Path pluginDir;
+  private FakeKubelet kubelet;
+  private FakePodResources podResources;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void startKubelet() throws IOException {
+    // unix socket paths must stay under 108 bytes: JUnit's temp dirs can be too deep
+    pluginDir = Files.createTempDirectory(Path.of("/tmp"), "migd-dp");
+    kubelet = FakeKubelet.start(pluginDir);
+    podResources = FakePodResources.start(pluginDir.resolve("pod-resources.sock"));
+  }
+
+  @AfterEach
+  void stopKubelet() throws Exception {
+    podResources.close();
+    kubelet.close();
+    FakeKubelet.deleteEveryFile(pluginDir);
+    Files.deleteIfExists(pluginDir);
+  }
+
+  @Test
+  void servesTheKubeletAndCountsWhatItSees() throws Exception {
+    int port = freePort();
+    Path cdiMarker = nodeDir.resolve("cdi-refreshed");
+    var migd =
+        MigdProcess.on(nodeDir)
+            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("MIGD_CONFIG", "all-1g.5gb")
+            .withEnvironment("MIGD_RECONCILE_RESYNC", "1s")
+            .withEnvironment("MIGD_CDI_ENABLED", "true")
+            .withEnvironment("MIGD_CDI_REFRESHCOMMAND", "touch," + cdiMarker)
+            .withEnvironment("MIGD_KUBELET_DEVICEPLUGINDIR", pluginDir.toString())
+            .withEnvironment(
+                "MIGD_KUBELET_PODRESOURCESSOCKET",
+                pluginDir.resolve("pod-resources.sock").toString());
+    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,T4")) {
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () -> {
+                assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
+                assertThat(kubelet.ids("nvidia.com/mig-1g.5gb"))
+                    .hasSize(7)
+                    .allMatch(id -> id.startsWith("MIG-"));
+                assertThat(kubelet.ids("nvidia.com/gpu"))
+                    .singleElement()
+                    .asString()
+                    .startsWith("GPU-");
+              });
+      assertThat(kubelet.registeredResources())
+          .containsExactlyInAnyOrder("nvidia.com/mig-1g.5gb", "nvidia.com/gpu");
+      assertThat(cdiMarker).exists();
+      String slice = kubelet.ids("nvidia.com/mig-1g.5gb").getFirst();
+      var allocated =
+          kubelet
+              .plugin("nvidia.com/mig-1g.5gb")
+              .allocate(
+                  AllocateRequest.newBuilder()
+                      .addContainerRequests(
+                          ContainerAllocateRequest.newBuilder().addDevicesIds(slice))
+                      .build());
+      assertThat(allocated.getContainerResponses(0).getCdiDevicesList())
+          .extracting(d -> d.getName())
+          .containsExactly("nvidia.com/gpu=" + slice);
+
+      podResources.answer(podHolding("nvidia.com/mig-1g.5gb", slice));
+      String metrics = "http://127.0.0.1:" + port + "/actuator/prometheus";
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(get(metrics).body())
+                      .contains(
+                          "migd_devices{resource=\"nvidia.com/mig-1g.5gb\",state=\"free\"} 6.0")
+                      .contains(
+                          "migd_devices{resource=\"nvidia.com/mig-1g.5gb\",state=\"allocated\"} 1.0")
+                      .contains("migd_devices{resource=\"nvidia.com/gpu\",state=\"free\"} 1.0")
+                      .contains(
+                          "migd_device_allocation_info{container=\"main\",device_id=\""
+                              + slice
+                              + "\",gpu=\"0\",namespace=\"ml\",pod=\"trainer-0\","
+                              + "resource=\"nvidia.com/mig-1g.5gb\"} 1\n"));
+
+      var nvmlSim = NvmlSimCommand.extract(nodeDir.resolve("nvml-sim"));
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () -> {
+                nvmlSim.run(migd.stateFile(), "xid", "--gpu", "1", "--xid", "79");
+                assertThat(kubelet.latest("nvidia.com/gpu").orElseThrow().getDevices(0).getHealth())
+                    .isEqualTo("Unhealthy");
+              });
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(get(metrics).body())
+                      .contains(
+                          "migd_devices{resource=\"nvidia.com/gpu\",state=\"unhealthy\"} 1.0"));
+      assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
+    }
+  }
+
+  private static ListPodResourcesResponse podHolding(String resource, String deviceId) {
+    return ListPodResourcesResponse.newBuilder()
+        .addPodResources(
+            PodResources.newBuilder()
+                .setNamespace("ml")
+                .setName("trainer-0")
+                .addContainers(
+                    ContainerResources.newBuilder()
+                        .setName("main")
+                        .addDevices(
+                            ContainerDevices.newBuilder()
+                                .setResourceName(resource)
+                                .addDeviceIds(deviceId))))
+        .build();
+  }
+
+  private HttpResponse<String> get(String url) throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static int freePort() throws IOException {
+    try (var socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
