@@ -250,7 +250,7 @@ class DevicePluginsIT {
     plugins.publish(node());
     plugins.publish(new Inventory(node().resources(), List.of(note)));
 
-    assertThat(messages(logs, Level.INFO)).filteredOn(m -> m.contains(note)).hasSize(2);
+    assertThat(messages(logs, Level.WARN)).filteredOn(m -> m.contains(note)).hasSize(2);
   }
 
   private FakeKubelet kubelet() {
