@@ -9,9 +9,6 @@ import io.migd.layout.ModelSource;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedNode;
 import io.migd.nvml.Nvml;
-import io.migd.nvml.NvmlCallObserver;
-import io.migd.nvml.ffm.FfmNvml;
-import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuReset;
@@ -20,9 +17,9 @@ import io.migd.reconcile.Outcome;
 import io.migd.reconcile.ProcessUsage;
 import io.migd.reconcile.RebootPolicy;
 import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.SimulatedNode;
 import io.migd.reconcile.UsageSource;
 import io.migd.sim.SimulatedNvml;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -33,30 +30,28 @@ import java.util.Optional;
  * it, so the devices tests see carry the UUIDs and ids NVML reports.
  */
 final class SimNode implements AutoCloseable {
-  static final GpuModelCatalog CATALOG = GpuModelCatalog.builtIn();
+  static final GpuModelCatalog CATALOG = SimulatedNode.CATALOG;
 
+  final SimulatedNode base;
   final SimulatedNvml sim;
   final Nvml nvml;
   final NodeObserver observer;
   private long generation;
 
-  private SimNode(SimulatedNvml sim, Nvml nvml) {
-    this.sim = sim;
-    this.nvml = nvml;
-    this.observer = new NodeObserver(nvml, CATALOG);
+  private SimNode(SimulatedNode base) {
+    this.base = base;
+    this.sim = base.sim;
+    this.nvml = base.nvml;
+    this.observer = base.observer;
   }
 
   static SimNode start(String models) {
-    SimulatedNvml sim = SimulatedNvml.extract(Path.of("target", "sim-nodes").toAbsolutePath());
-    sim.init(models);
-    return new SimNode(
-        sim, FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE));
+    return new SimNode(SimulatedNode.start(models));
   }
 
   /** Back to the given GPUs, MIG disabled, no faults. */
   void reset(String models) {
-    sim.require("faults", "");
-    sim.init(models);
+    base.reset(models);
   }
 
   /**
@@ -102,11 +97,11 @@ final class SimNode implements AutoCloseable {
   }
 
   ObservedNode observe() {
-    return observer.observe();
+    return base.observe();
   }
 
   @Override
   public void close() {
-    nvml.close();
+    base.close();
   }
 }

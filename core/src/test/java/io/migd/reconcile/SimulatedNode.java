@@ -16,12 +16,12 @@ import java.nio.file.Path;
  * A node of simulated GPUs for reconciler tests: the simulated library through the real FFM path,
  * and a reconciler wired as the daemon wires it.
  */
-final class SimulatedNode implements AutoCloseable {
-  static final GpuModelCatalog CATALOG = GpuModelCatalog.builtIn();
+public final class SimulatedNode implements AutoCloseable {
+  public static final GpuModelCatalog CATALOG = GpuModelCatalog.builtIn();
 
-  final SimulatedNvml sim;
-  final Nvml nvml;
-  final NodeObserver observer;
+  public final SimulatedNvml sim;
+  public final Nvml nvml;
+  public final NodeObserver observer;
 
   private SimulatedNode(SimulatedNvml sim, Nvml nvml) {
     this.sim = sim;
@@ -29,14 +29,16 @@ final class SimulatedNode implements AutoCloseable {
     this.observer = new NodeObserver(nvml, CATALOG);
   }
 
-  static SimulatedNode start(String models) {
+  /** A node of these models (comma-separated catalogue keys), MIG disabled. */
+  public static SimulatedNode start(String models) {
     SimulatedNvml sim = SimulatedNvml.extract(Path.of("target", "sim-nodes").toAbsolutePath());
     sim.init(models);
     return new SimulatedNode(
         sim, FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE));
   }
 
-  void reset(String models) {
+  /** Back to the given GPUs, MIG disabled, no faults. */
+  public void reset(String models) {
     sim.require("faults", "");
     sim.init(models);
   }
@@ -50,7 +52,8 @@ final class SimulatedNode implements AutoCloseable {
     return Reconciler.over(nvml, CATALOG, configs::config, ProgressListener.NONE, reset, reboot);
   }
 
-  ObservedNode observe() {
+  /** The node as NVML shows it now. */
+  public ObservedNode observe() {
     return observer.observe();
   }
 

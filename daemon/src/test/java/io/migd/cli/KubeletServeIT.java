@@ -5,10 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.migd.api.deviceplugin.v1beta1.AllocateRequest;
 import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
-import io.migd.api.podresources.v1.ContainerDevices;
-import io.migd.api.podresources.v1.ContainerResources;
-import io.migd.api.podresources.v1.ListPodResourcesResponse;
-import io.migd.api.podresources.v1.PodResources;
 import io.migd.kubelet.FakeKubelet;
 import io.migd.kubelet.FakePodResources;
 import java.io.IOException;
@@ -101,7 +97,8 @@ class KubeletServeIT {
           .extracting(d -> d.getName())
           .containsExactly("nvidia.com/gpu=" + slice);
 
-      podResources.answer(podHolding("nvidia.com/mig-1g.5gb", slice));
+      podResources.answer(
+          FakePodResources.onePod("ml", "trainer-0", "main", "nvidia.com/mig-1g.5gb", slice));
       String metrics = "http://127.0.0.1:" + port + "/actuator/prometheus";
       await()
           .atMost(PATIENCE)
@@ -137,22 +134,6 @@ class KubeletServeIT {
                           "migd_devices{resource=\"nvidia.com/gpu\",state=\"unhealthy\"} 1.0"));
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
-  }
-
-  private static ListPodResourcesResponse podHolding(String resource, String deviceId) {
-    return ListPodResourcesResponse.newBuilder()
-        .addPodResources(
-            PodResources.newBuilder()
-                .setNamespace("ml")
-                .setName("trainer-0")
-                .addContainers(
-                    ContainerResources.newBuilder()
-                        .setName("main")
-                        .addDevices(
-                            ContainerDevices.newBuilder()
-                                .setResourceName(resource)
-                                .addDeviceIds(deviceId))))
-        .build();
   }
 
   private HttpResponse<String> get(String url) throws IOException, InterruptedException {

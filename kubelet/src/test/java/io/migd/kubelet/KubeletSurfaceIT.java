@@ -9,10 +9,6 @@ import io.grpc.StatusRuntimeException;
 import io.migd.api.deviceplugin.v1beta1.AllocateRequest;
 import io.migd.api.deviceplugin.v1beta1.AllocateResponse;
 import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
-import io.migd.api.podresources.v1.ContainerDevices;
-import io.migd.api.podresources.v1.ContainerResources;
-import io.migd.api.podresources.v1.ListPodResourcesResponse;
-import io.migd.api.podresources.v1.PodResources;
 import io.migd.devices.MigStrategy;
 import io.migd.layout.GpuIndex;
 import io.migd.reconcile.GpuResult;
@@ -243,19 +239,7 @@ class KubeletSurfaceIT {
 
   private void podHolds(String resource, String deviceId) {
     node.podResources.answer(
-        ListPodResourcesResponse.newBuilder()
-            .addPodResources(
-                PodResources.newBuilder()
-                    .setNamespace("ml")
-                    .setName("trainer-0")
-                    .addContainers(
-                        ContainerResources.newBuilder()
-                            .setName("main")
-                            .addDevices(
-                                ContainerDevices.newBuilder()
-                                    .setResourceName(resource)
-                                    .addDeviceIds(deviceId))))
-            .build());
+        FakePodResources.onePod("ml", "trainer-0", "main", resource, deviceId));
   }
 
   @Test
