@@ -84,7 +84,6 @@ public final class KubeletLatency {
     var resolver = new Reconciler[1];
     var surface =
         new KubeletSurface(
-            observer,
             (desired, observed) -> resolver[0].resolve(desired, observed),
             devicePlugins::publish,
             new DeviceHealth(),

@@ -1,9 +1,11 @@
 package io.migd.reconcile;
 
 import io.migd.layout.GpuIndex;
+import io.migd.layout.ObservedNode;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.List;
 import java.util.SequencedMap;
 import java.util.TreeMap;
 
@@ -13,21 +15,38 @@ import java.util.TreeMap;
  * failed/infeasible > blocked > rebooting > applying > success; success when no GPU counts).
  */
 public record Outcome(
-    long generation, SequencedMap<GpuIndex, GpuResult> results, String error, Instant at) {
+    long generation,
+    SequencedMap<GpuIndex, GpuResult> results,
+    ObservedNode observed,
+    String error,
+    Instant at) {
   /** Copies the results in GPU order. */
   public Outcome {
     results = Collections.unmodifiableSequencedMap(new TreeMap<>(results));
+    java.util.Objects.requireNonNull(observed);
     java.util.Objects.requireNonNull(error);
   }
 
-  /** A reconcile that ended with a result per GPU. */
+  /**
+   * A reconcile that ended with a result per GPU, and the GPUs as it last observed them (after
+   * their plans ran; a GPU NVML failed on is missing).
+   */
+  public Outcome(
+      long generation,
+      SequencedMap<GpuIndex, GpuResult> results,
+      ObservedNode observed,
+      Instant at) {
+    this(generation, results, observed, "", at);
+  }
+
+  /** A reconcile that ended with a result per GPU; nothing observed is kept. */
   public Outcome(long generation, SequencedMap<GpuIndex, GpuResult> results, Instant at) {
-    this(generation, results, "", at);
+    this(generation, results, new ObservedNode(List.of()), "", at);
   }
 
   /** A reconcile that could not even list the GPUs (NVML failed, for instance). */
   public static Outcome failed(long generation, String error, Instant at) {
-    return new Outcome(generation, new TreeMap<>(), error, at);
+    return new Outcome(generation, new TreeMap<>(), new ObservedNode(List.of()), error, at);
   }
 
   /** The node's state. */

@@ -227,7 +227,39 @@ public final class Reconciler {
                 result.state().wireName(),
                 desired.generation(),
                 result.reason()));
-    return new Outcome(desired.generation(), ended, clock.instant());
+    return new Outcome(desired.generation(), ended, after(observation, ended), clock.instant());
+  }
+
+  /**
+   * The node as it is after the reconcile: GPUs whose result says nothing was done keep their first
+   * observation; the others are observed again (one NVML fails on is left out).
+   */
+  private ObservedNode after(Observation observation, SequencedMap<GpuIndex, GpuResult> results) {
+    var gpus = new ArrayList<ObservedGpu>();
+    for (ObservedGpu before : observation.node().gpus()) {
+      boolean untouched =
+          switch (results.get(before.index())) {
+            case GpuResult.InSync _, GpuResult.Unmanaged _, GpuResult.Infeasible _ -> true;
+            case GpuResult.Applied _,
+                GpuResult.Applying _,
+                GpuResult.Blocked _,
+                GpuResult.AwaitingModeChange _,
+                GpuResult.Rebooting _,
+                GpuResult.Failed _ ->
+                false;
+          };
+      if (untouched) {
+        gpus.add(before);
+        continue;
+      }
+      try {
+        gpus.add(observer.observe(before.index()));
+      } catch (NvmlException e) {
+        log.warn(
+            "gpu={} cannot be observed after its reconcile: {}", before.index(), e.getMessage());
+      }
+    }
+    return new ObservedNode(gpus);
   }
 
   private GpuResult reconcileGpu(

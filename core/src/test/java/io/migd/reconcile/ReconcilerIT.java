@@ -91,6 +91,9 @@ class ReconcilerIT {
     Outcome outcome = reconciler.reconcile(config(config.name(), 1));
     assertThat(outcome.succeeded()).as("%s: %s", config.name(), outcome.reason()).isTrue();
     var node0 = node.observe();
+    assertThat(outcome.observed())
+        .as("the outcome carries the node as the reconcile left it")
+        .isEqualTo(node0);
     TargetResolver.resolve(config, node0)
         .forEach(
             (gpu, target) ->

@@ -11,8 +11,6 @@ import io.migd.kubelet.DevicePluginSettings;
 import io.migd.kubelet.DevicePlugins;
 import io.migd.kubelet.KubeletSurface;
 import io.migd.kubelet.PodResourcesClient;
-import io.migd.layout.NodeObserver;
-import io.migd.profiles.GpuModelCatalog;
 import io.migd.reconcile.Reconciler;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -80,13 +78,11 @@ class KubeletConfiguration {
   @Bean(initMethod = "start", destroyMethod = "close")
   KubeletSurface kubeletSurface(
       NvmlSession session,
-      GpuModelCatalog catalog,
       ObjectProvider<Reconciler> reconciler,
       DevicePlugins plugins,
       DeviceHealth health,
       MigdProperties properties) {
     return new KubeletSurface(
-        new NodeObserver(session.nvml(), catalog),
         (desired, observed) -> reconciler.getObject().resolve(desired, observed),
         publisher(plugins, properties),
         health,

@@ -8,8 +8,6 @@ import io.migd.devices.MigStrategy;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
-import io.migd.layout.NodeObserver;
-import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
 import io.migd.nvml.Nvml;
@@ -38,10 +36,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the kubelet sees, kept true to the GPUs: after every reconcile it observes the node, builds
- * the inventory and publishes it; before a plan touches a GPU it withdraws the slices the plan
- * destroys (the whole GPU for a MIG mode change); XIDs and the paths back to health change the
- * devices' health in between. Nothing is published before the first reconcile has ended.
+ * What the kubelet sees, kept true to the GPUs: after every reconcile it builds the inventory from
+ * the node as the reconcile left it and publishes it; before a plan touches a GPU it withdraws the
+ * slices the plan destroys (the whole GPU for a MIG mode change); XIDs and the paths back to health
+ * change the devices' health in between. Nothing is published before the first reconcile has ended.
  */
 public final class KubeletSurface
     implements OutcomeListener, ProgressListener, XidWatcher.Sink, AutoCloseable {
@@ -86,7 +84,6 @@ public final class KubeletSurface
     }
   }
 
-  private final NodeObserver observer;
   private final Resolver resolver;
   private final Consumer<Inventory> publisher;
   private final DeviceHealth health;
@@ -107,7 +104,6 @@ public final class KubeletSurface
    * device.
    */
   public KubeletSurface(
-      NodeObserver observer,
       Resolver resolver,
       Consumer<Inventory> publisher,
       DeviceHealth health,
@@ -115,7 +111,6 @@ public final class KubeletSurface
       Predicate<Device> nvmlAnswers,
       Settings settings,
       Clock clock) {
-    this.observer = observer;
     this.resolver = resolver;
     this.publisher = publisher;
     this.health = health;
@@ -168,18 +163,15 @@ public final class KubeletSurface
 
   @Override
   public void reconciled(Desired desired, Outcome outcome) {
-    Inventory next;
-    try {
-      next = inventory(desired);
-    } catch (NvmlException e) {
-      log.warn("cannot list the GPUs for the kubelet; it keeps the last list: {}", e.getMessage());
-      next = null;
-    }
     Inventory before;
     synchronized (lock) {
       before = built;
     }
-    if (next != null && (before == null || !deviceIds(before).containsAll(deviceIds(next)))) {
+    Inventory next = outcome.error().isEmpty() ? inventory(desired, outcome, before) : null;
+    if (next == null) {
+      log.warn(
+          "the GPUs could not be listed; the kubelet keeps the last list: {}", outcome.error());
+    } else if (before == null || !deviceIds(before).containsAll(deviceIds(next))) {
       refreshCdi();
     }
     synchronized (lock) {
@@ -193,19 +185,12 @@ public final class KubeletSurface
     }
   }
 
-  private Inventory inventory(Desired desired) {
-    List<GpuIndex> indices = observer.gpus();
-    var seen = new ArrayList<ObservedGpu>();
-    var unseen = new ArrayList<GpuIndex>();
-    for (GpuIndex gpu : indices) {
-      try {
-        seen.add(observer.observe(gpu));
-      } catch (NvmlException e) {
-        log.warn("gpu={} cannot be observed; its devices are unhealthy: {}", gpu, e.getMessage());
-        unseen.add(gpu);
-      }
-    }
-    ObservedNode observed = new ObservedNode(seen);
+  /**
+   * The inventory of the node as the reconcile left it; a GPU it could not observe keeps its
+   * devices from {@code previous}, unhealthy.
+   */
+  private Inventory inventory(Desired desired, Outcome outcome, Inventory previous) {
+    ObservedNode observed = outcome.observed();
     Map<GpuIndex, Integer> replicas = new HashMap<>();
     resolver
         .resolve(desired, observed)
@@ -216,16 +201,12 @@ public final class KubeletSurface
               }
             });
     Inventory fresh = InventoryBuilder.build(observed, replicas, settings.strategy());
-    if (unseen.isEmpty()) {
+    Set<GpuIndex> unseen = new HashSet<>(outcome.results().keySet());
+    observed.gpus().forEach(g -> unseen.remove(g.index()));
+    if (unseen.isEmpty() || previous == null) {
       return fresh;
     }
-    Inventory previous;
-    synchronized (lock) {
-      previous = built;
-    }
-    if (previous == null) {
-      return fresh;
-    }
+    log.warn("gpus={} could not be observed; their devices stay listed, unhealthy", unseen);
     var merged = new java.util.TreeMap<String, List<Device>>();
     fresh.resources().forEach((name, devices) -> merged.put(name, new ArrayList<>(devices)));
     previous

@@ -215,6 +215,33 @@ class KubeletSurfaceIT {
   }
 
   @Test
+  void aGpuNvmlCannotObserveKeepsItsDevicesListedUnhealthyUntilItAnswersAgain() {
+    start(NODE, MigStrategy.MIXED);
+    assertSucceeded(node.apply("mixed-node"));
+    List<String> small = node.migUuids(0, "1g.5gb");
+    awaitIds("nvidia.com/mig-1g.5gb", small);
+
+    node.sim.require("faults", "nvmlDeviceGetMigMode@0=NVML_ERROR_UNKNOWN");
+    Outcome failing = node.apply("mixed-node");
+    assertThat(failing.results().get(new GpuIndex(0)).state()).isEqualTo(GpuResult.State.FAILED);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(health("nvidia.com/mig-1g.5gb")).containsOnlyKeys(small);
+              assertThat(health("nvidia.com/mig-1g.5gb").values()).containsOnly("Unhealthy");
+              assertThat(health("nvidia.com/gpu").values()).hasSize(4).containsOnly("Healthy");
+            });
+
+    node.sim.require("faults", "");
+    assertSucceeded(node.apply("mixed-node"));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> assertThat(health("nvidia.com/mig-1g.5gb").values()).containsOnly("Healthy"));
+  }
+
+  @Test
   void aKubeletRestartLeadsToReRegistrationOfEveryResource() throws Exception {
     start(NODE, MigStrategy.MIXED);
     assertSucceeded(node.apply("mixed-node"));
