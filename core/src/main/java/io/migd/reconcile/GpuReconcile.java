@@ -93,6 +93,17 @@ final class GpuReconcile {
           GpuResult.of(decision);
       case Decision.Change(var plan) -> {
         listener.planMade(gpu, plan);
+        // listeners have withdrawn what the plan destroys: reading usage again catches a slice
+        // handed out between the first read and the withdrawal
+        Decision recheck = decide(resolution, gpu, observed, usageOf(observed));
+        if (!(recheck instanceof Decision.Change(var again) && again.equals(plan))) {
+          yield recheck instanceof Decision.Change
+              ? new GpuResult.Applying(
+                  "what GPU "
+                      + gpu
+                      + " holds in use changed while its plan was made; it is planned again")
+              : GpuResult.of(recheck);
+        }
         Instant start = clock.instant();
         Execution execution = executor.execute(gpu, plan);
         yield switch (execution) {

@@ -344,6 +344,27 @@ class KubeletSurfaceIT {
   }
 
   @Test
+  void aSliceHandedOutJustBeforeItsWithdrawalIsNotDestroyed() {
+    start(NODE, MigStrategy.MIXED);
+    assertSucceeded(node.apply("mixed-node"));
+    String slice = node.migUuids(0, "1g.5gb").getFirst();
+    // the kubelet's Allocate lands after the planner read usage, before the slice was withdrawn
+    node.beforePublish =
+        inventory -> {
+          if (inventory.devices("nvidia.com/mig-1g.5gb").isEmpty()) {
+            node.grace.allocated("nvidia.com/mig-1g.5gb", List.of(slice));
+          }
+        };
+
+    Outcome outcome = node.apply("reshaped");
+
+    assertThat(outcome.results().get(new GpuIndex(0)).state()).isEqualTo(GpuResult.State.BLOCKED);
+    assertThat(outcome.results().get(new GpuIndex(0)).reason()).contains(slice);
+    assertThat(node.migUuids(0, "1g.5gb")).contains(slice);
+    awaitIds("nvidia.com/mig-1g.5gb", node.migUuids(0, "1g.5gb"));
+  }
+
+  @Test
   void anXidMarksItsSliceOrItsWholeGpuUnhealthyAndEachPathLeadsBack() {
     start(NODE, MigStrategy.MIXED);
     assertSucceeded(node.apply("mixed-node"));

@@ -91,6 +91,9 @@ final class SimulatedKubeletNode implements AutoCloseable {
   final Reconciler reconciler;
   final List<Published> published = new CopyOnWriteArrayList<>();
 
+  /** Runs before each publish reaches the device plugins, on the publishing thread. */
+  volatile Consumer<Inventory> beforePublish = inventory -> {};
+
   /** What the kubelet was being shown each time the CDI refresh ran. */
   final List<Inventory> cdiRefreshes = new CopyOnWriteArrayList<>();
 
@@ -114,6 +117,7 @@ final class SimulatedKubeletNode implements AutoCloseable {
     Consumer<Inventory> publisher =
         inventory -> {
           published.add(new Published(inventory, migUuidsInNvml()));
+          beforePublish.accept(inventory);
           plugins.publish(inventory);
         };
     surface =
