@@ -58,8 +58,9 @@ final class ModeChange {
           why + "; reboots are disabled (migd.reboot.enabled=false): reboot the node");
     }
     ObservedGpu now = observer.observe(gpu);
-    if (!now.processes().isEmpty()) {
-      var holders = usageSource.usage(new ObservedNode(List.of(now))).holdersOf(gpu);
+    // pods count too: a reset ends whatever a container holding the GPU runs on it
+    var holders = usageSource.usage(new ObservedNode(List.of(now))).holdersOf(gpu);
+    if (!holders.isEmpty()) {
       return new GpuResult.AwaitingModeChange(
           holders,
           "MIG mode change on GPU "

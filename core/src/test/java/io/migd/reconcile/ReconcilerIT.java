@@ -2,6 +2,7 @@ package io.migd.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuInstanceSpec;
 import io.migd.layout.GpuTarget;
@@ -9,6 +10,8 @@ import io.migd.layout.LayoutMatch;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.TargetResolver;
+import io.migd.layout.Usage;
+import io.migd.plan.Step;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
@@ -18,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -228,6 +232,51 @@ class ReconcilerIT {
     Outcome released = reconciler.reconcile(config("all-enabled", 1));
     assertThat(released.succeeded()).as(released.reason()).isTrue();
     assertThat(gpu(0).migMode().current()).isTrue();
+  }
+
+  @Test
+  void aPodThatGetsTheGpuWhileItsModeChangeIsPendingStopsTheReset() {
+    node.reset("A100-SXM4-40GB");
+    node.sim.require("attach", "--gpu", "0", "--holder", "--pid", "99", "--name", "persistenced");
+    var podHasTheGpu = new AtomicBoolean();
+    var resets = new ArrayList<GpuIndex>();
+    UsageSource usage =
+        observed ->
+            podHasTheGpu.get()
+                ? new Usage(
+                    Map.of(
+                        new Usage.SliceKey(
+                            new GpuIndex(0), Usage.WHOLE_GPU, Usage.ALL_COMPUTE_INSTANCES),
+                        List.of("pod ml/trainer-0 (container main)")))
+                : Usage.NONE;
+    var podArrivesWithTheStep =
+        new ProgressListener() {
+          @Override
+          public void stepStarted(Step step) {
+            podHasTheGpu.set(true);
+          }
+        };
+    Reconciler reconciler =
+        Reconciler.over(
+            node.nvml,
+            SimulatedNode.CATALOG,
+            shipped::config,
+            usage,
+            podArrivesWithTheStep,
+            gpu -> {
+              resets.add(gpu.index());
+              node.sim.require("detach", "--pid", "99");
+              return GpuReset.Result.of(node.sim.resetGpu(0).succeeded(), "reset");
+            },
+            RebootPolicy.DISABLED);
+
+    Outcome outcome = reconciler.reconcile(config("all-enabled", 1));
+
+    GpuResult result = outcome.results().get(new GpuIndex(0));
+    assertThat(result).isInstanceOf(GpuResult.AwaitingModeChange.class);
+    assertThat(result.reason()).contains("pod ml/trainer-0");
+    assertThat(resets).isEmpty();
+    assertThat(gpu(0).migMode().current()).isFalse();
   }
 
   @Test
