@@ -4,7 +4,6 @@ import io.migd.app.MigdProperties;
 import io.migd.app.NodeRuntime;
 import io.migd.app.NvmlConnector;
 import io.migd.app.StateLock;
-import io.migd.execute.ProgressListener;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.reconcile.Desired;
@@ -61,8 +60,7 @@ final class ApplyCommand implements Callable<Integer> {
     }
     try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {
       var reconciler =
-          NodeRuntime.reconciler(
-              session, catalog, file, ProgressListener.NONE, RebootPolicy.DISABLED);
+          NodeRuntime.reconciler(session, catalog, file, properties, RebootPolicy.DISABLED);
       Desired desired = Desired.config(Desired.Source.FILE, config.name(), 1);
       Outcome outcome = reconciler.reconcile(desired);
       for (int round = 1; round < ROUNDS && outcome.state() == GpuResult.State.APPLYING; round++) {

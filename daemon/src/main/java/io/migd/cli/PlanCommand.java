@@ -3,7 +3,6 @@ package io.migd.cli;
 import io.migd.app.MigdProperties;
 import io.migd.app.NodeRuntime;
 import io.migd.app.NvmlConnector;
-import io.migd.execute.ProgressListener;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.plan.Decision;
 import io.migd.profiles.GpuModelCatalog;
@@ -44,8 +43,7 @@ final class PlanCommand implements Callable<Integer> {
     var config = configOptions.select(file, properties);
     try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {
       var reconciler =
-          NodeRuntime.reconciler(
-              session, catalog, file, ProgressListener.NONE, RebootPolicy.DISABLED);
+          NodeRuntime.reconciler(session, catalog, file, properties, RebootPolicy.DISABLED);
       var decisions = reconciler.plan(Desired.config(Desired.Source.FILE, config.name(), 1));
       var out = spec.commandLine().getOut();
       if (format.equals("json")) {

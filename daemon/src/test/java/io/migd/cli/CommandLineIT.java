@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.migd.app.StateLock;
 import io.migd.cli.NvmlSimCommand.GpuLayout;
+import io.migd.kubelet.FakePodResources;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -101,6 +102,42 @@ class CommandLineIT {
     assertThat(reproduce.exitStatus()).as("%s", reproduce).isZero();
     assertThat(reproduced.exitStatus()).as("%s", reproduced).isZero();
     assertThat(nvmlSim.layouts(other.stateFile())).isEqualTo(nvmlSim.layouts(migd.stateFile()));
+  }
+
+  @Test
+  void onAKubeletsNodeApplyAndPlanNeverDestroyASliceAPodHolds() throws Exception {
+    Path socketDir = Files.createTempDirectory(Path.of("/tmp"), "migd-pr");
+    Path socket = socketDir.resolve("pod-resources.sock");
+    try (var podResources = FakePodResources.start(socket)) {
+      var migd =
+          MigdProcess.on(dir.resolve("node"))
+              .withEnvironment("MIGD_KUBELET_PODRESOURCESSOCKET", socket.toString());
+      assertThat(migd.run("apply", "-c", "all-1g.5gb", ONE_A100).exitStatus()).isZero();
+      String held =
+          nvmlSim
+              .status(migd.stateFile())
+              .path("gpus")
+              .get(0)
+              .path("gpuInstances")
+              .get(0)
+              .path("computeInstances")
+              .get(0)
+              .path("uuid")
+              .asString();
+      podResources.answer(
+          FakePodResources.onePod("ml", "trainer-0", "main", "nvidia.com/mig-1g.5gb", held));
+
+      var plan = migd.run("plan", "-c", "all-3g.20gb", ONE_A100);
+      var apply = migd.run("apply", "-c", "all-3g.20gb", ONE_A100);
+
+      assertThat(plan.stdout()).contains("blocked").contains("pod ml/trainer-0");
+      assertThat(apply.exitStatus()).as("%s", apply).isEqualTo(1);
+      assertThat(apply.stderr() + apply.stdout()).contains("pod ml/trainer-0");
+      assertThat(nvmlSim.status(migd.stateFile()).toString()).contains(held);
+    } finally {
+      Files.deleteIfExists(socket);
+      Files.deleteIfExists(socketDir);
+    }
   }
 
   @Test
