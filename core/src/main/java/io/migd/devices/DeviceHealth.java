@@ -101,13 +101,6 @@ public final class DeviceHealth {
     return marks.containsKey(new Key(resource, id));
   }
 
-  /** How many devices are marked unhealthy now, per resource. */
-  public synchronized Map<String, Integer> markedCounts() {
-    var counts = new TreeMap<String, Integer>();
-    marks.keySet().forEach(k -> counts.merge(k.resource(), 1, Integer::sum));
-    return counts;
-  }
-
   /** A reset of the GPU cleared whatever the XIDs reported: its devices are healthy again. */
   public void gpuReset(GpuIndex gpu) {
     clear(m -> m.device().gpu().equals(gpu), "gpu=" + gpu + " was reset");

@@ -90,7 +90,6 @@ class DeviceHealthIT {
     assertThat(applied.devices(ResourceNames.GPU))
         .allSatisfy(d -> assertThat(d.healthy()).isTrue());
     assertThat(health.isMarked(SPLIT, ids(SPLIT).getFirst())).isTrue();
-    assertThat(health.markedCounts()).containsExactly(Map.entry(SPLIT, 3));
   }
 
   @Test
