@@ -10,6 +10,8 @@ import io.migd.reconcile.OutcomeListener;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -21,6 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
  * writes only when one of them changed since the last successful write, with a JSON merge patch
  * that names only these keys, so labels and annotations of others are never touched. A failed write
  * is logged once and made again at the next outcome (the loop's resync brings one).
+ *
+ * <p>Writes run on the given executor, so a slow or absent API server never holds the reconcile
+ * loop; each write sends the latest state, so writes queued behind a slow one collapse into it.
  */
 public final class NodeStateWriter implements OutcomeListener {
   /** The node state, in the GPU Operator's values. */
@@ -40,13 +45,20 @@ public final class NodeStateWriter implements OutcomeListener {
 
   private final KubernetesClient client;
   private final String nodeName;
+  private final Executor executor;
+  private final Object writing = new Object();
+  private volatile Written latest;
   private Written last;
   private boolean failing;
 
-  /** Writes to the Node named {@code nodeName}. */
-  public NodeStateWriter(KubernetesClient client, String nodeName) {
+  /**
+   * Writes to the Node named {@code nodeName} on {@code executor} (one thread, or {@code
+   * Runnable::run} to write on the caller's).
+   */
+  public NodeStateWriter(KubernetesClient client, String nodeName, Executor executor) {
     this.client = Objects.requireNonNull(client);
     this.nodeName = Objects.requireNonNull(nodeName);
+    this.executor = Objects.requireNonNull(executor);
   }
 
   /**
@@ -74,8 +86,22 @@ public final class NodeStateWriter implements OutcomeListener {
   }
 
   @Override
-  public synchronized void reconciled(Desired desired, Outcome outcome) {
-    Written next = toWrite(desired, outcome);
+  public void reconciled(Desired desired, Outcome outcome) {
+    latest = toWrite(desired, outcome);
+    try {
+      executor.execute(this::writeLatest);
+    } catch (RejectedExecutionException e) {
+      // shutting down: the next migd writes the state after its first reconcile
+    }
+  }
+
+  private void writeLatest() {
+    synchronized (writing) {
+      write(latest);
+    }
+  }
+
+  private void write(Written next) {
     if (!failing && next.equals(last)) {
       return;
     }

@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * One run of migd on a node, wired as the daemon wires it without Spring: the intent from the state
@@ -31,6 +33,7 @@ final class NodeMigd implements AutoCloseable {
   final ReconcileLoop loop;
   final NodeLabelWatch watch;
   final NodeStateWriter writer;
+  private final ExecutorService writes;
 
   NodeMigd(
       KubernetesClient client,
@@ -43,7 +46,8 @@ final class NodeMigd implements AutoCloseable {
     intents = new IntentService(new IntentStore(stateDir), fileConfig);
     watch = new NodeLabelWatch(client, nodeName);
     intents.labelSeen(watch.readLabel());
-    writer = new NodeStateWriter(client, nodeName);
+    writes = Executors.newSingleThreadExecutor();
+    writer = new NodeStateWriter(client, nodeName, writes);
     GpuReset reset =
         gpu -> {
           var result = sim.resetGpu(gpu.index().value());
@@ -72,5 +76,6 @@ final class NodeMigd implements AutoCloseable {
   public void close() {
     watch.close();
     loop.close();
+    writes.close();
   }
 }

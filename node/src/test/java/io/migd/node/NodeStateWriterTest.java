@@ -73,7 +73,7 @@ class NodeStateWriterTest {
   @Test
   void writesOnlyWhenTheStateOrReasonChanged() {
     createNode();
-    var writer = new NodeStateWriter(client, NODE);
+    var writer = new NodeStateWriter(client, NODE, Runnable::run);
     writer.reconciled(LABEL, success());
     assertThat(labels()).containsEntry(NodeStateWriter.STATE_LABEL, "success");
 
@@ -90,7 +90,7 @@ class NodeStateWriterTest {
 
   @Test
   void aFailedWriteIsMadeAgainAtTheNextOutcome() {
-    var writer = new NodeStateWriter(client, NODE);
+    var writer = new NodeStateWriter(client, NODE, Runnable::run);
     // the Node does not exist yet: the patch fails, and must not throw into the reconcile loop
     writer.reconciled(LABEL, success());
     createNode();
