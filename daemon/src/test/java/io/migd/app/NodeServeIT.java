@@ -44,28 +44,7 @@ class NodeServeIT {
         .create();
     Path kubeconfig = nodeDir.resolve("kubeconfig");
     Files.createDirectories(nodeDir);
-    Files.writeString(
-        kubeconfig,
-        """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: mock
-          cluster:
-            server: %s
-            insecure-skip-tls-verify: true
-        users:
-        - name: migd
-          user:
-            token: test
-        contexts:
-        - name: mock
-          context:
-            cluster: mock
-            user: migd
-        current-context: mock
-        """
-            .formatted(client.getConfiguration().getMasterUrl()));
+    Files.writeString(kubeconfig, KUBECONFIG.formatted(client.getConfiguration().getMasterUrl()));
     var migd =
         MigdProcess.on(nodeDir)
             .withEnvironment("SERVER_PORT", "0")
@@ -102,6 +81,38 @@ class NodeServeIT {
   }
 
   @Test
+  void anAbsentApiServerDoesNotStopTheGpuSide() throws Exception {
+    int closedPort;
+    try (var socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    Files.createDirectories(nodeDir);
+    Path kubeconfig = nodeDir.resolve("kubeconfig");
+    Files.writeString(kubeconfig, KUBECONFIG.formatted("https://127.0.0.1:" + closedPort));
+    var migd =
+        MigdProcess.on(nodeDir)
+            .withEnvironment("SERVER_PORT", "0")
+            .withEnvironment("MIGD_KUBELET_ENABLED", "false")
+            .withEnvironment("MIGD_CONFIG", "all-7g.40gb")
+            .withEnvironment("NODE_NAME", NODE)
+            .withEnvironment("KUBECONFIG", kubeconfig.toString());
+    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB")) {
+      // the GPU UUIDs are recorded after the first reconcile: the file config was applied
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(migd.stateDir().resolve("intent.json"))
+                      .as(daemon.stdout())
+                      .content()
+                      .contains("all-7g.40gb")
+                      .contains("GPU-"));
+      assertThat(daemon.stdout()).contains("cannot read node gpu-7 at start");
+      assertThat(daemon.isAlive()).as(daemon.stdout()).isTrue();
+    }
+  }
+
+  @Test
   void withoutNodeNameItSaysItRunsStandalone() {
     var migd = MigdProcess.on(nodeDir).withEnvironment("SERVER_PORT", "0");
     try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB")) {
@@ -115,6 +126,26 @@ class NodeServeIT {
   }
 
   private static final String STATE = "nvidia.com/mig.config.state";
+  private static final String KUBECONFIG =
+      """
+      apiVersion: v1
+      kind: Config
+      clusters:
+      - name: mock
+        cluster:
+          server: %s
+          insecure-skip-tls-verify: true
+      users:
+      - name: migd
+        user:
+          token: test
+      contexts:
+      - name: mock
+        context:
+          cluster: mock
+          user: migd
+      current-context: mock
+      """;
 
   private Map<String, String> labels() {
     return client.nodes().withName(NODE).get().getMetadata().getLabels();
