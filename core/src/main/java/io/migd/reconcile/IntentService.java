@@ -8,11 +8,18 @@ import org.slf4j.LoggerFactory;
  * Holds the current intent and persists every change. At start the persisted intent wins; a config
  * named by {@code migd.config} is the intent only when nothing else was given (no intent persisted,
  * or one that came from the file itself).
+ *
+ * <p>The node label {@code nvidia.com/mig.config} comes in through {@link #labelSeen}: a value that
+ * differs from the label value the current intent recorded is a new {@code label} intent, an equal
+ * one changes nothing. Every intent records the label value it was made under, so the same rule
+ * decides at start: a label changed while migd was down wins, an unchanged one leaves the persisted
+ * intent (possibly a newer REST one) in place.
  */
 public final class IntentService {
   private static final Logger log = LoggerFactory.getLogger(IntentService.class);
 
   private final IntentStore store;
+  private final Optional<FileConfig> fileConfig;
   private volatile Desired current;
 
   /** The config {@code migd.config} names and a digest of its content in the config file. */
@@ -24,6 +31,7 @@ public final class IntentService {
    */
   public IntentService(IntentStore store, Optional<FileConfig> fileConfig) {
     this.store = store;
+    this.fileConfig = fileConfig;
     Desired persisted = store.load().orElse(Desired.none());
     Desired chosen = persisted;
     if (fileConfig.isPresent()
@@ -41,7 +49,7 @@ public final class IntentService {
                   Desired.Source.FILE,
                   new Desired.Intent.NamedConfig(file.name()),
                   persisted.generation() + 1,
-                  "",
+                  persisted.labelValue(),
                   file.digest(),
                   java.util.Map.of());
     }
@@ -74,6 +82,71 @@ public final class IntentService {
         next.generation(),
         intent);
     return next;
+  }
+
+  /**
+   * Replaces the intent with a new generation from {@code source}, keeping the label value the
+   * current intent recorded (a REST change does not mean the label changed); returns it.
+   */
+  public synchronized Desired change(Desired.Source source, Desired.Intent intent) {
+    return change(source, intent, current.labelValue());
+  }
+
+  /**
+   * The node label {@code nvidia.com/mig.config} as it is now, empty when the node has none; true
+   * when that changed the intent (the caller triggers a reconcile). A value is a {@code label}
+   * intent naming that config, made only when it differs from the label value the current intent
+   * recorded. Without the label a {@code label} intent is dropped: the config {@code migd.config}
+   * names applies again if one is set, else nothing; any other intent stays.
+   */
+  public synchronized boolean labelSeen(Optional<String> label) {
+    Desired now = current;
+    String value = label.orElse("");
+    if (value.equals(now.labelValue())) {
+      return false;
+    }
+    if (!value.isEmpty()) {
+      change(Desired.Source.LABEL, new Desired.Intent.NamedConfig(value), value);
+      return true;
+    }
+    if (now.source() != Desired.Source.LABEL) {
+      // the label went away under another intent: only the record changes, so that setting the
+      // same value again counts as a change
+      current =
+          new Desired(
+              now.source(), now.intent(), now.generation(), "", now.configDigest(), now.gpuUuids());
+      store.save(current);
+      log.info("node label removed; the {} intent stays", now.source().wireName());
+      return false;
+    }
+    Desired next =
+        fileConfig
+            .map(
+                file ->
+                    new Desired(
+                        Desired.Source.FILE,
+                        new Desired.Intent.NamedConfig(file.name()),
+                        now.generation() + 1,
+                        "",
+                        file.digest(),
+                        java.util.Map.<Integer, String>of()))
+            .orElseGet(
+                () ->
+                    new Desired(
+                        Desired.Source.NONE,
+                        new Desired.Intent.Nothing(),
+                        now.generation() + 1,
+                        "",
+                        "",
+                        java.util.Map.of()));
+    store.save(next);
+    current = next;
+    log.info(
+        "node label removed: intent source={} generation={} intent={}",
+        next.source().wireName(),
+        next.generation(),
+        next.intent());
+    return true;
   }
 
   /** Records the GPU UUIDs the intent was first resolved against. */

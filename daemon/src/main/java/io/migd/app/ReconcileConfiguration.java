@@ -3,6 +3,7 @@ package io.migd.app;
 import io.migd.devices.KubeletUsage;
 import io.migd.execute.ProgressListener;
 import io.migd.kubelet.KubeletSurface;
+import io.migd.node.NodeLabelWatch;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigWriter;
@@ -29,6 +30,8 @@ import org.springframework.context.annotation.DependsOn;
 /** Wires the reconcile core of the daemon with plain {@code new}. */
 @Configuration(proxyBeanMethods = false)
 class ReconcileConfiguration {
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(ReconcileConfiguration.class);
 
   @Bean
   GpuModelCatalog gpuModelCatalog() {
@@ -48,14 +51,31 @@ class ReconcileConfiguration {
   /** Only the daemon that holds the state lock may read or write the intent. */
   @Bean
   @DependsOn("stateLock")
-  IntentService intentService(MigdProperties properties, MigConfigFile configs) {
+  IntentService intentService(
+      MigdProperties properties,
+      MigConfigFile configs,
+      ObjectProvider<NodeLabelWatch> nodeLabelWatch) {
     Optional<IntentService.FileConfig> fileConfig =
         properties.config().isBlank()
             ? Optional.empty()
             : Optional.of(
                 new IntentService.FileConfig(
                     properties.config(), digest(configs, properties.config())));
-    return new IntentService(new IntentStore(properties.stateDir()), fileConfig);
+    IntentService intents = new IntentService(new IntentStore(properties.stateDir()), fileConfig);
+    NodeLabelWatch watch = nodeLabelWatch.getIfAvailable();
+    if (watch != null) {
+      // a label changed while migd was down wins before the first reconcile, not after it
+      try {
+        intents.labelSeen(watch.readLabel());
+      } catch (RuntimeException e) {
+        log.warn(
+            "cannot read node {} at start: {}; the persisted intent applies until the watch sees"
+                + " the node",
+            watch.nodeName(),
+            e.toString());
+      }
+    }
+    return intents;
   }
 
   /** A digest of the named config's content, so an edit under the same name is a new generation. */

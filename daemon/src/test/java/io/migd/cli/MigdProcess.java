@@ -137,7 +137,10 @@ public final class MigdProcess {
                 name.startsWith("NVML_SIM_")
                     || name.startsWith("MIGD_")
                     || name.startsWith("SERVER_")
-                    || name.startsWith("SPRING_"));
+                    || name.startsWith("SPRING_")
+                    // standalone unless a test names the node and its API server
+                    || name.equals("NODE_NAME")
+                    || name.equals("KUBECONFIG"));
     builder.environment().putAll(environment);
     try {
       return new Running(builder.start(), List.of(args), stdout, stderr);
@@ -223,6 +226,11 @@ public final class MigdProcess {
 
     public String stderr() {
       return read(stderr);
+    }
+
+    /** What it wrote to stdout so far ({@code serve} logs there). */
+    public String stdout() {
+      return read(stdout);
     }
 
     /** Waits for the end, at most {@link #TIMEOUT}. */

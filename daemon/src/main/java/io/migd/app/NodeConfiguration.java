@@ -1,0 +1,104 @@
+package io.migd.app;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.migd.node.NodeLabelWatch;
+import io.migd.node.NodeStateWriter;
+import io.migd.reconcile.IntentService;
+import io.migd.reconcile.ReconcileLoop;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The Kubernetes node surface (docs/contract.md, Kubernetes node), only when the environment
+ * variable {@code NODE_NAME} names the node (the downward API's {@code spec.nodeName}): the label
+ * {@code nvidia.com/mig.config} as the intent, the state written back to the Node. Without it migd
+ * runs standalone.
+ */
+@Configuration(proxyBeanMethods = false)
+class NodeConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(NodeConfiguration.class);
+
+  /** With {@code NODE_NAME} set. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnExpression("!'${NODE_NAME:}'.isBlank()")
+  static class OnNode {
+    /**
+     * In-cluster config, or KUBECONFIG / ~/.kube/config, by fabric8's own resolution. One retry per
+     * request: the start-time read must not hold the start for fabric8's default ten retries (about
+     * 100 s) when the API server is away; the watch and the writes try again on their own.
+     */
+    @Bean(destroyMethod = "close")
+    KubernetesClient kubernetesClient() {
+      Config config =
+          new ConfigBuilder(Config.autoConfigure(null))
+              .withRequestRetryBackoffLimit(1)
+              .withConnectionTimeout(5_000)
+              .withRequestTimeout(10_000)
+              .build();
+      return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /**
+     * The writer's own thread, so the reconcile loop never waits for the API server; not an
+     * Executor bean, which would make Spring Boot drop its own task executor.
+     */
+    record WriterThread(ExecutorService executor) implements AutoCloseable {
+      @Override
+      public void close() {
+        executor.shutdownNow();
+      }
+    }
+
+    @Bean(destroyMethod = "close")
+    WriterThread nodeStateWriterThread() {
+      return new WriterThread(
+          Executors.newSingleThreadExecutor(
+              Thread.ofPlatform().name("migd-node-writer").daemon(true).factory()));
+    }
+
+    @Bean(destroyMethod = "close")
+    NodeLabelWatch nodeLabelWatch(KubernetesClient client, @Value("${NODE_NAME}") String nodeName) {
+      return new NodeLabelWatch(client, nodeName.strip());
+    }
+
+    @Bean
+    NodeStateWriter nodeStateWriter(
+        KubernetesClient client,
+        @Value("${NODE_NAME}") String nodeName,
+        WriterThread writerThread) {
+      return new NodeStateWriter(client, nodeName.strip(), writerThread.executor());
+    }
+
+    /** A label change becomes the intent, then a reconcile; started once the loop exists. */
+    @Bean
+    SmartInitializingSingleton nodeLabelWatchStart(
+        NodeLabelWatch watch, IntentService intents, ReconcileLoop loop) {
+      return () ->
+          watch.start(
+              label -> {
+                if (intents.labelSeen(label)) {
+                  loop.trigger();
+                }
+              });
+    }
+  }
+
+  /** Without {@code NODE_NAME}. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnExpression("'${NODE_NAME:}'.isBlank()")
+  static class Standalone {
+    Standalone() {
+      log.info("no NODE_NAME: standalone, node labels are not read or written");
+    }
+  }
+}

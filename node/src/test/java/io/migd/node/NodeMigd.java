@@ -1,0 +1,81 @@
+package io.migd.node;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.migd.execute.ProgressListener;
+import io.migd.nvml.Nvml;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.MigConfigFile;
+import io.migd.reconcile.GpuReset;
+import io.migd.reconcile.IntentService;
+import io.migd.reconcile.IntentStore;
+import io.migd.reconcile.RebootPolicy;
+import io.migd.reconcile.ReconcileLoop;
+import io.migd.reconcile.ReconcileSettings;
+import io.migd.reconcile.Reconciler;
+import io.migd.sim.SimulatedNvml;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * One run of migd on a node, wired as the daemon wires it without Spring: the intent from the state
+ * dir and the node label at start, the reconcile loop over the simulated GPUs, the label watch that
+ * changes the intent and triggers the loop, and the state written back to the Node. Closing it is
+ * migd going down; the GPUs and the state dir stay for the next run.
+ */
+final class NodeMigd implements AutoCloseable {
+  static final GpuModelCatalog CATALOG = GpuModelCatalog.builtIn();
+
+  final IntentService intents;
+  final ReconcileLoop loop;
+  final NodeLabelWatch watch;
+  final NodeStateWriter writer;
+  private final ExecutorService writes;
+
+  NodeMigd(
+      KubernetesClient client,
+      String nodeName,
+      SimulatedNvml sim,
+      Nvml nvml,
+      MigConfigFile configs,
+      Path stateDir,
+      Optional<IntentService.FileConfig> fileConfig) {
+    intents = new IntentService(new IntentStore(stateDir), fileConfig);
+    watch = new NodeLabelWatch(client, nodeName);
+    intents.labelSeen(watch.readLabel());
+    writes = Executors.newSingleThreadExecutor();
+    writer = new NodeStateWriter(client, nodeName, writes);
+    GpuReset reset =
+        gpu -> {
+          var result = sim.resetGpu(gpu.index().value());
+          return GpuReset.Result.of(result.succeeded(), result.output());
+        };
+    Reconciler reconciler =
+        Reconciler.over(
+            nvml, CATALOG, configs::config, ProgressListener.NONE, reset, RebootPolicy.DISABLED);
+    loop =
+        new ReconcileLoop(
+            reconciler,
+            intents::current,
+            new ReconcileSettings(
+                Duration.ofHours(1), Duration.ofMillis(50), Duration.ofMillis(500)),
+            List.of(writer));
+    loop.start();
+    watch.start(
+        label -> {
+          if (intents.labelSeen(label)) {
+            loop.trigger();
+          }
+        });
+  }
+
+  @Override
+  public void close() {
+    watch.close();
+    loop.close();
+    writes.close();
+  }
+}
