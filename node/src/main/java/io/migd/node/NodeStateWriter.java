@@ -78,8 +78,9 @@ public final class NodeStateWriter implements OutcomeListener {
   static Written toWrite(Desired desired, Outcome outcome) {
     String intent =
         desired.source() == Desired.Source.REST ? "rest, generation " + desired.generation() : null;
-    if (desired.source() == Desired.Source.NONE) {
-      // no intent at all: migd changes nothing, so there is no configuration state to show
+    if (desired.source() == Desired.Source.NONE || desired.source() == Desired.Source.FILE) {
+      // the state answers for the label's config (or a REST one that overrides it): without
+      // either, there is none to report
       return new Written(null, null, intent);
     }
     return new Written(labelValue(outcome.state()), outcome.reason(), intent);

@@ -268,17 +268,21 @@ class NodeLabelIT {
   @Test
   void removingTheLabelBringsBackTheFileConfig() {
     startMigd(Optional.of(new IntentService.FileConfig("all-7g.40gb", "d")));
-    awaitState("success", "file config");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(profilesOnGpu0()).containsExactly("7g.40gb"));
     label("all-3g.20gb");
     await()
         .atMost(WAIT)
         .untilAsserted(() -> assertThat(profilesOnGpu0()).containsExactly("3g.20gb", "3g.20gb"));
+    awaitState("success", "label");
 
     label(null);
     await()
         .atMost(WAIT)
         .untilAsserted(() -> assertThat(profilesOnGpu0()).containsExactly("7g.40gb"));
-    awaitState("success", "file config again");
+    // the state label reports on the label's config: with the label gone, it goes too
+    awaitState(null, "file config again");
     assertOthersUntouched();
   }
 }
