@@ -48,22 +48,32 @@ public record Usage(Map<SliceKey, List<String>> holders) {
     return new Usage(merged);
   }
 
-  /** Who holds a compute instance, or its GPU instance as a whole. */
+  /**
+   * Who holds a compute instance: its own users, those of its GPU instance as a whole, and those of
+   * the whole GPU (a pod given a MIG-enabled GPU whole, with the {@code none} strategy).
+   */
   public List<String> holdersOf(GpuIndex gpu, int gpuInstanceId, int computeInstanceId) {
     var result = new java.util.ArrayList<String>();
     result.addAll(
         holders.getOrDefault(new SliceKey(gpu, gpuInstanceId, computeInstanceId), List.of()));
     result.addAll(
         holders.getOrDefault(new SliceKey(gpu, gpuInstanceId, ALL_COMPUTE_INSTANCES), List.of()));
+    result.addAll(wholeGpuHolders(gpu));
     return List.copyOf(result);
   }
 
-  /** Who holds anything in a GPU instance. */
+  /** Who holds anything in a GPU instance, or the whole GPU. */
   public List<String> holdersOf(GpuIndex gpu, int gpuInstanceId) {
-    return holders.entrySet().stream()
+    var result = new java.util.ArrayList<String>();
+    holders.entrySet().stream()
         .filter(e -> e.getKey().gpu().equals(gpu) && e.getKey().gpuInstanceId() == gpuInstanceId)
-        .flatMap(e -> e.getValue().stream())
-        .toList();
+        .forEach(e -> result.addAll(e.getValue()));
+    result.addAll(wholeGpuHolders(gpu));
+    return List.copyOf(result);
+  }
+
+  private List<String> wholeGpuHolders(GpuIndex gpu) {
+    return holders.getOrDefault(new SliceKey(gpu, WHOLE_GPU, ALL_COMPUTE_INSTANCES), List.of());
   }
 
   /** Who holds anything on a GPU. */

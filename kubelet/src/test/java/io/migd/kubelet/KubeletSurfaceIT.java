@@ -289,6 +289,25 @@ class KubeletSurfaceIT {
   }
 
   @Test
+  void underNoneAPodGivenAMigEnabledGpuWholeBlocksReshapingItsInstances() {
+    start(NODE, MigStrategy.NONE);
+    assertSucceeded(node.apply("mixed-node"));
+    String a100 = node.gpu(0).uuid();
+    awaitIds(
+        "nvidia.com/gpu",
+        java.util.stream.Stream.concat(
+                java.util.stream.Stream.of(a100, node.gpu(1).uuid()), replicas(2, 4).stream())
+            .toList());
+    podHolds("nvidia.com/gpu", a100);
+
+    Outcome outcome = node.apply("reshaped");
+
+    assertThat(outcome.results().get(new GpuIndex(0)).state()).isEqualTo(GpuResult.State.BLOCKED);
+    assertThat(outcome.results().get(new GpuIndex(0)).reason()).contains("pod ml/trainer-0");
+    assertThat(node.migUuids(0, "1g.5gb")).hasSize(2);
+  }
+
+  @Test
   void allocateReturnsWhatTheRuntimeNeedsAndRefusesUnknownIds() {
     start(NODE, MigStrategy.MIXED);
     assertSucceeded(node.apply("mixed-node"));
