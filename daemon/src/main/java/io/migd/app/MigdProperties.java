@@ -27,6 +27,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param migStrategy how MIG slices become kubelet resources: mixed, single or none
  * @param kubelet the device plugin and PodResources sockets
  * @param cdi CDI specs generated before new devices are advertised
+ * @param node the Kubernetes node surface (with {@code NODE_NAME})
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -41,7 +42,8 @@ public record MigdProperties(
     @DefaultValue Health health,
     @DefaultValue("mixed") String migStrategy,
     @DefaultValue Kubelet kubelet,
-    @DefaultValue Cdi cdi) {
+    @DefaultValue Cdi cdi,
+    @DefaultValue Node node) {
 
   /** Refuses a command element holding whitespace; fills in the default liveness timeout. */
   public MigdProperties {
@@ -118,6 +120,12 @@ public record MigdProperties(
       refreshCommand = CommandList.check("migd.cdi.refresh-command", refreshCommand);
     }
   }
+
+  /**
+   * @param capacityLabels whether migd writes the capacity labels ({@code nvidia.com/mig.capable},
+   *     {@code nvidia.com/mig-<profile>.count}, ...); off where GPU Feature Discovery writes them
+   */
+  public record Node(@DefaultValue("true") boolean capacityLabels) {}
 
   /** The MIG strategy, parsed. */
   public MigStrategy strategy() {

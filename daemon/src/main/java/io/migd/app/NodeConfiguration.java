@@ -4,14 +4,17 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.migd.node.CapacityLabels;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.ReconcileLoop;
+import io.migd.reconcile.Reconciler;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
@@ -21,8 +24,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The Kubernetes node surface (docs/contract.md, Kubernetes node), only when the environment
  * variable {@code NODE_NAME} names the node (the downward API's {@code spec.nodeName}): the label
- * {@code nvidia.com/mig.config} as the intent, the state written back to the Node. Without it migd
- * runs standalone.
+ * {@code nvidia.com/mig.config} as the intent; the state, Node Events and capacity labels written
+ * back to the Node. Without it migd runs standalone.
  */
 @Configuration(proxyBeanMethods = false)
 class NodeConfiguration {
@@ -71,12 +74,24 @@ class NodeConfiguration {
       return new NodeLabelWatch(client, nodeName.strip());
     }
 
+    /**
+     * The state, the Events and, unless {@code migd.node.capacity-labels=false}, the capacity
+     * labels, from the node as each reconcile left it and the intent's replicas.
+     */
     @Bean
     NodeStateWriter nodeStateWriter(
         KubernetesClient client,
         @Value("${NODE_NAME}") String nodeName,
-        WriterThread writerThread) {
-      return new NodeStateWriter(client, nodeName.strip(), writerThread.executor());
+        WriterThread writerThread,
+        MigdProperties properties,
+        ObjectProvider<Reconciler> reconciler) {
+      CapacityLabels.Source capacity =
+          properties.node().capacityLabels()
+              ? CapacityLabels.Source.inventory(
+                  (desired, observed) -> reconciler.getObject().resolve(desired, observed),
+                  properties.strategy())
+              : CapacityLabels.Source.OFF;
+      return new NodeStateWriter(client, nodeName.strip(), writerThread.executor(), capacity);
     }
 
     /** A label change becomes the intent, then a reconcile; started once the loop exists. */

@@ -1,5 +1,6 @@
 package io.migd.node;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -7,9 +8,15 @@ import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.OutcomeListener;
+import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -19,10 +26,14 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Shows the node's state on its Node object after each reconcile: the label {@code
  * nvidia.com/mig.config.state} in the GPU Operator's values, the annotation {@code
- * migd.io/state-reason}, and {@code migd.io/intent} while a REST intent overrides the label. It
- * writes only when one of them changed since the last successful write, with a JSON merge patch
- * that names only these keys, so labels and annotations of others are never touched. A failed write
- * is logged once and made again at the next outcome (the loop's resync brings one).
+ * migd.io/state-reason}, {@code migd.io/intent} while a REST intent overrides the label, and the
+ * {@link CapacityLabels} when a source gives them. It writes only when one of them changed since
+ * the last successful write, with a JSON merge patch that names only these keys, so labels and
+ * annotations of others are never touched. A failed write is logged once and made again at the next
+ * outcome (the loop's resync brings one).
+ *
+ * <p>It also sends a Node Event per state transition ({@link NodeEvents}), best-effort: an Event
+ * that cannot be created is logged and dropped, never sent again.
  *
  * <p>Writes run on the given executor, so a slow or absent API server never holds the reconcile
  * loop; each write sends the latest state, so writes queued behind a slow one collapse into it.
@@ -40,25 +51,52 @@ public final class NodeStateWriter implements OutcomeListener {
   private static final Logger log = LoggerFactory.getLogger(NodeStateWriter.class);
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  /** What migd's keys should say; a null removes the key. */
-  record Written(String state, String reason, String intent) {}
+  /**
+   * What migd's keys should say; a null removes the key. {@code capacity} is null while no capacity
+   * labels are known (switched off, or no reconcile observed every GPU yet).
+   */
+  record Written(String state, String reason, String intent, CapacityLabels capacity) {
+    Written(String state, String reason, String intent) {
+      this(state, reason, intent, null);
+    }
+  }
 
   private final KubernetesClient client;
   private final String nodeName;
   private final Executor executor;
+  private final CapacityLabels.Source capacitySource;
   private final Object writing = new Object();
+  private final NodeEvents transitions = new NodeEvents();
+  private final Queue<NodeEvents.Event> events = new ConcurrentLinkedQueue<>();
   private volatile Written latest;
+  private CapacityLabels capacity;
   private Written last;
   private boolean failing;
+  private boolean eventsFailing;
+  private long eventStamp;
+  private String nodeUid;
+
+  /** The count labels on the Node (read once, then as written); null until read. */
+  private Set<String> countsOnNode;
 
   /**
    * Writes to the Node named {@code nodeName} on {@code executor} (one thread, or {@code
-   * Runnable::run} to write on the caller's).
+   * Runnable::run} to write on the caller's); no capacity labels.
    */
   public NodeStateWriter(KubernetesClient client, String nodeName, Executor executor) {
+    this(client, nodeName, executor, CapacityLabels.Source.OFF);
+  }
+
+  /**
+   * Writes to the Node named {@code nodeName} on {@code executor}, with the capacity labels {@code
+   * capacity} gives ({@link CapacityLabels.Source#OFF} for none).
+   */
+  public NodeStateWriter(
+      KubernetesClient client, String nodeName, Executor executor, CapacityLabels.Source capacity) {
     this.client = Objects.requireNonNull(client);
     this.nodeName = Objects.requireNonNull(nodeName);
     this.executor = Objects.requireNonNull(executor);
+    this.capacitySource = Objects.requireNonNull(capacity);
   }
 
   /**
@@ -74,21 +112,33 @@ public final class NodeStateWriter implements OutcomeListener {
     };
   }
 
-  /** What the Node should show after this outcome. */
+  /** What the Node should show after this outcome, without capacity labels. */
   static Written toWrite(Desired desired, Outcome outcome) {
+    return toWrite(desired, outcome, null);
+  }
+
+  /** What the Node should show after this outcome, with these capacity labels (null: none). */
+  static Written toWrite(Desired desired, Outcome outcome, CapacityLabels capacity) {
     String intent =
         desired.source() == Desired.Source.REST ? "rest, generation " + desired.generation() : null;
     if (desired.source() == Desired.Source.NONE || desired.source() == Desired.Source.FILE) {
       // the state answers for the label's config (or a REST one that overrides it): without
       // either, there is none to report
-      return new Written(null, null, intent);
+      return new Written(null, null, intent, capacity);
     }
-    return new Written(labelValue(outcome.state()), outcome.reason(), intent);
+    return new Written(labelValue(outcome.state()), outcome.reason(), intent, capacity);
   }
 
+  /** Called on the reconcile loop's thread, one outcome at a time. */
   @Override
   public void reconciled(Desired desired, Outcome outcome) {
-    latest = toWrite(desired, outcome);
+    events.addAll(transitions.after(desired, outcome));
+    try {
+      capacitySource.after(desired, outcome).ifPresent(labels -> capacity = labels);
+    } catch (RuntimeException e) {
+      log.warn("capacity labels not computed; the last ones stay: {}", e.toString());
+    }
+    latest = toWrite(desired, outcome, capacity);
     try {
       executor.execute(this::writeLatest);
     } catch (RejectedExecutionException e) {
@@ -99,6 +149,7 @@ public final class NodeStateWriter implements OutcomeListener {
   private void writeLatest() {
     synchronized (writing) {
       write(latest);
+      sendEvents();
     }
   }
 
@@ -107,7 +158,20 @@ public final class NodeStateWriter implements OutcomeListener {
       return;
     }
     try {
-      client.nodes().withName(nodeName).patch(PatchContext.of(PatchType.JSON_MERGE), patch(next));
+      if (next.capacity() != null && countsOnNode == null) {
+        countsOnNode = countLabelsOnNode();
+      }
+      Node patched =
+          client
+              .nodes()
+              .withName(nodeName)
+              .patch(PatchContext.of(PatchType.JSON_MERGE), patch(next, staleCounts(next)));
+      if (patched != null && patched.getMetadata() != null) {
+        nodeUid = patched.getMetadata().getUid();
+      }
+      if (next.capacity() != null) {
+        countsOnNode = new HashSet<>(next.capacity().countLabels());
+      }
       last = next;
       if (failing) {
         failing = false;
@@ -124,10 +188,87 @@ public final class NodeStateWriter implements OutcomeListener {
     }
   }
 
+  /**
+   * The count labels the Node has now, read once before the first capacity labels are written, so
+   * those of profiles gone while migd was down are removed too.
+   */
+  private Set<String> countLabelsOnNode() {
+    Node node = client.nodes().withName(nodeName).get();
+    if (node == null) {
+      throw new IllegalStateException("node " + nodeName + " does not exist");
+    }
+    nodeUid = node.getMetadata().getUid();
+    Map<String, String> labels = node.getMetadata().getLabels();
+    var counts = new HashSet<String>();
+    if (labels != null) {
+      labels.forEach(
+          (key, value) -> {
+            if (value != null && CapacityLabels.isCountLabel(key)) {
+              counts.add(key);
+            }
+          });
+    }
+    return counts;
+  }
+
+  /** The count labels on the Node that {@code next} no longer has. */
+  private Set<String> staleCounts(Written next) {
+    if (next.capacity() == null || countsOnNode == null) {
+      return Set.of();
+    }
+    var stale = new TreeSet<>(countsOnNode);
+    stale.removeAll(next.capacity().countLabels());
+    return stale;
+  }
+
+  /** Sends the Events queued so far; each once, whether it could be created or not. */
+  private void sendEvents() {
+    NodeEvents.Event event;
+    while ((event = events.poll()) != null) {
+      try {
+        // unique, and in the order sent, like the kubelet's <name>.<hex time>
+        eventStamp = Math.max(eventStamp + 1, System.currentTimeMillis() * 1000);
+        String name = nodeName + "." + Long.toHexString(eventStamp);
+        client
+            .v1()
+            .events()
+            .inNamespace(NodeEvents.NAMESPACE)
+            .resource(event.toKubernetes(name, nodeName, nodeUid, Instant.now()))
+            .create();
+        if (eventsFailing) {
+          eventsFailing = false;
+          log.info("node {} Events created again", nodeName);
+        }
+      } catch (RuntimeException e) {
+        if (!eventsFailing) {
+          eventsFailing = true;
+          log.warn(
+              "cannot create the Event {} on node {}: {}; Events are best-effort and not sent"
+                  + " again",
+              event.reason(),
+              nodeName,
+              e.toString());
+        }
+      }
+    }
+  }
+
   /** A JSON merge patch of migd's keys only; a null value deletes the key. */
   static String patch(Written written) {
+    return patch(written, Set.of());
+  }
+
+  /**
+   * A JSON merge patch of migd's keys only, removing the count labels {@code staleCounts}; a null
+   * value deletes the key.
+   */
+  static String patch(Written written, Set<String> staleCounts) {
     Map<String, Object> labels = new LinkedHashMap<>();
     labels.put(STATE_LABEL, written.state());
+    if (written.capacity() != null) {
+      labels.putAll(written.capacity().labels());
+      staleCounts.forEach(key -> labels.put(key, null));
+    }
     Map<String, Object> annotations = new LinkedHashMap<>();
     annotations.put(REASON_ANNOTATION, written.reason());
     annotations.put(INTENT_ANNOTATION, written.intent());

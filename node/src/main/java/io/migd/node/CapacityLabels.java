@@ -1,0 +1,147 @@
+package io.migd.node;
+
+import io.migd.devices.Device;
+import io.migd.devices.Inventory;
+import io.migd.devices.InventoryBuilder;
+import io.migd.devices.MigStrategy;
+import io.migd.devices.ResourceNames;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.ObservedNode;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.Outcome;
+import io.migd.reconcile.Reconciler;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The capacity labels in NVIDIA's style (the names GPU Feature Discovery uses), describing what the
+ * kubelet is offered: whether a GPU can do MIG, the MIG strategy, how many slices of each profile,
+ * and how whole GPUs are shared. Computed from the node as a reconcile left it, the same way the
+ * device plugin builds its inventory, so the labels and the advertised devices agree.
+ */
+public record CapacityLabels(SortedMap<String, String> labels) {
+  /** {@code true} when any GPU of the node can do MIG. */
+  public static final String MIG_CAPABLE = "nvidia.com/mig.capable";
+
+  /** {@code migd.mig-strategy}: {@code mixed}, {@code single} or {@code none}. */
+  public static final String MIG_STRATEGY = "nvidia.com/mig.strategy";
+
+  /** {@code none}, or {@code time-slicing} when a whole GPU is advertised as replicas. */
+  public static final String SHARING_STRATEGY = "nvidia.com/gpu.sharing-strategy";
+
+  /** The largest replica count of a whole GPU; 1 without sharing. */
+  public static final String REPLICAS = "nvidia.com/gpu.replicas";
+
+  private static final String COUNT_PREFIX = "nvidia.com/mig-";
+  private static final String COUNT_SUFFIX = ".count";
+
+  /** Copies the map. */
+  public CapacityLabels {
+    labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));
+  }
+
+  /** Whether {@code key} is a per-profile count label ({@code nvidia.com/mig-1g.5gb.count}). */
+  public static boolean isCountLabel(String key) {
+    return key.startsWith(COUNT_PREFIX)
+        && key.endsWith(COUNT_SUFFIX)
+        && key.length() > COUNT_PREFIX.length() + COUNT_SUFFIX.length();
+  }
+
+  /**
+   * The labels for what {@code inventory} advertises on {@code observed}: a count label for every
+   * {@code nvidia.com/mig-<profile>} resource (so only under the {@code mixed} strategy; under
+   * {@code single} and {@code none} slices are {@code nvidia.com/gpu}).
+   */
+  public static CapacityLabels of(
+      ObservedNode observed, Inventory inventory, MigStrategy strategy) {
+    var labels = new TreeMap<String, String>();
+    labels.put(
+        MIG_CAPABLE, Boolean.toString(observed.gpus().stream().anyMatch(ObservedGpu::migCapable)));
+    labels.put(MIG_STRATEGY, strategy.wireName());
+    inventory
+        .resources()
+        .forEach(
+            (resource, devices) -> {
+              if (resource.startsWith(COUNT_PREFIX) && !devices.isEmpty()) {
+                labels.put(resource + COUNT_SUFFIX, Integer.toString(devices.size()));
+              }
+            });
+    int replicas =
+        inventory.devices(ResourceNames.GPU).stream()
+            .collect(Collectors.groupingBy(Device::parentUuid, Collectors.counting()))
+            .values()
+            .stream()
+            .mapToInt(Long::intValue)
+            .max()
+            .orElse(1);
+    labels.put(SHARING_STRATEGY, replicas > 1 ? "time-slicing" : "none");
+    labels.put(REPLICAS, Integer.toString(replicas));
+    return new CapacityLabels(labels);
+  }
+
+  /** The count labels among these. */
+  public List<String> countLabels() {
+    return labels.keySet().stream().filter(CapacityLabels::isCountLabel).toList();
+  }
+
+  /** Where the capacity labels come from after each reconcile. */
+  @FunctionalInterface
+  public interface Source {
+    /** No capacity labels: GPU Feature Discovery writes them ({@code capacity-labels=false}). */
+    Source OFF = (desired, outcome) -> Optional.empty();
+
+    /**
+     * The labels after this outcome; empty to leave them as they are (switched off, or the
+     * reconcile could not observe every GPU, so its counts would be short).
+     */
+    Optional<CapacityLabels> after(Desired desired, Outcome outcome);
+
+    /**
+     * The labels of the inventory the device plugin builds: the observed node, each GPU's replica
+     * count from the intent as {@code resolver} resolves it ({@link Reconciler#resolve}), and the
+     * MIG strategy.
+     */
+    static Source inventory(Resolver resolver, MigStrategy strategy) {
+      return (desired, outcome) -> {
+        ObservedNode observed = outcome.observed();
+        boolean allSeen =
+            outcome.error().isEmpty()
+                && observed.gpus().stream()
+                    .map(ObservedGpu::index)
+                    .collect(Collectors.toSet())
+                    .containsAll(outcome.results().keySet());
+        if (!allSeen) {
+          return Optional.empty();
+        }
+        Map<GpuIndex, Integer> replicas = new HashMap<>();
+        resolver
+            .resolve(desired, observed)
+            .forEach(
+                (gpu, resolution) -> {
+                  switch (resolution) {
+                    case Reconciler.Resolution.Target(var target) ->
+                        replicas.put(gpu, target.replicas());
+                    case Reconciler.Resolution.Unreachable _ -> {}
+                  }
+                });
+        return Optional.of(
+            of(observed, InventoryBuilder.build(observed, replicas, strategy), strategy));
+      };
+    }
+  }
+
+  /** Resolves an intent against the observed node: {@link Reconciler#resolve}. */
+  @FunctionalInterface
+  public interface Resolver {
+    /** What the intent asks of each GPU. */
+    java.util.SequencedMap<GpuIndex, Reconciler.Resolution> resolve(
+        Desired desired, ObservedNode observed);
+  }
+}
