@@ -84,14 +84,16 @@ class NodeConfiguration {
         @Value("${NODE_NAME}") String nodeName,
         WriterThread writerThread,
         MigdProperties properties,
-        ObjectProvider<Reconciler> reconciler) {
+        ObjectProvider<Reconciler> reconciler,
+        IntentService intents) {
       CapacityLabels.Source capacity =
           properties.node().capacityLabels()
               ? CapacityLabels.Source.inventory(
                   (desired, observed) -> reconciler.getObject().resolve(desired, observed),
                   properties.strategy())
               : CapacityLabels.Source.OFF;
-      return new NodeStateWriter(client, nodeName.strip(), writerThread.executor(), capacity);
+      return new NodeStateWriter(
+          client, nodeName.strip(), writerThread.executor(), capacity, intents::current);
     }
 
     /** A label change becomes the intent, then a reconcile; started once the loop exists. */

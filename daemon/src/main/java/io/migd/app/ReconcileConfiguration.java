@@ -4,6 +4,7 @@ import io.migd.devices.KubeletUsage;
 import io.migd.execute.ProgressListener;
 import io.migd.kubelet.KubeletSurface;
 import io.migd.node.NodeLabelWatch;
+import io.migd.node.NodeStateWriter;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigWriter;
@@ -104,15 +105,19 @@ class ReconcileConfiguration {
       MigConfigFile configs,
       MigdProperties properties,
       ObjectProvider<KubeletUsage> kubeletUsage,
-      ObjectProvider<KubeletSurface> kubeletSurface) {
+      ObjectProvider<KubeletSurface> kubeletSurface,
+      ObjectProvider<NodeStateWriter> nodeStateWriter) {
     KubeletSurface surface = kubeletSurface.getIfAvailable();
     KubeletUsage usage = kubeletUsage.getIfAvailable();
+    var progress = new java.util.ArrayList<ProgressListener>();
+    kubeletSurface.ifAvailable(progress::add);
+    nodeStateWriter.ifAvailable(progress::add);
     return Reconciler.over(
         session.nvml(),
         catalog,
         configs::config,
         usage == null ? Reconciler.processUsage(session.nvml()) : usage,
-        surface == null ? ProgressListener.NONE : surface,
+        ProgressListener.all(progress),
         surface == null ? session.reset() : surface.watching(session.reset()),
         new CommandReboot(properties));
   }

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Which Node Events a reconcile's outcome brings: one per state transition, never one per retry or
@@ -77,6 +78,19 @@ final class NodeEvents {
   private long reconfiguringGeneration = -1;
 
   /** The Events this outcome brings, in the order to send them; empty for most outcomes. */
+  /**
+   * A plan is about to run on a GPU: {@code Reconfiguring} now, unless the node is already
+   * reconfiguring for this generation; the outcome after it then sends none.
+   */
+  Optional<Event> planStarted(Desired desired) {
+    if (last == End.RECONFIGURED || reconfiguringGeneration != desired.generation()) {
+      reconfiguringGeneration = desired.generation();
+      last = null;
+      return Optional.of(new Event("Reconfiguring", false, reconfiguring(desired)));
+    }
+    return Optional.empty();
+  }
+
   List<Event> after(Desired desired, Outcome outcome) {
     var events = new ArrayList<Event>();
     GpuResult.State state = outcome.state();

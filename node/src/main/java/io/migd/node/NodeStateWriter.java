@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.migd.execute.ProgressListener;
+import io.migd.layout.GpuIndex;
+import io.migd.plan.Plan;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.Outcome;
@@ -13,12 +16,14 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,7 +43,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Writes run on the given executor, so a slow or absent API server never holds the reconcile
  * loop; each write sends the latest state, so writes queued behind a slow one collapse into it.
  */
-public final class NodeStateWriter implements OutcomeListener {
+public final class NodeStateWriter implements OutcomeListener, ProgressListener {
   /** The node state, in the GPU Operator's values. */
   public static final String STATE_LABEL = "nvidia.com/mig.config.state";
 
@@ -65,6 +70,7 @@ public final class NodeStateWriter implements OutcomeListener {
   private final String nodeName;
   private final Executor executor;
   private final CapacityLabels.Source capacitySource;
+  private final Supplier<Desired> intent;
   private final Object writing = new Object();
   private final NodeEvents transitions = new NodeEvents();
   private final Queue<NodeEvents.Event> events = new ConcurrentLinkedQueue<>();
@@ -93,10 +99,50 @@ public final class NodeStateWriter implements OutcomeListener {
    */
   public NodeStateWriter(
       KubernetesClient client, String nodeName, Executor executor, CapacityLabels.Source capacity) {
+    this(client, nodeName, executor, capacity, null);
+  }
+
+  /**
+   * As above; {@code intent} (the intent now) lets a plan that starts say so at once: {@code
+   * Reconfiguring} and the state {@code pending}, before the reconcile ends.
+   */
+  public NodeStateWriter(
+      KubernetesClient client,
+      String nodeName,
+      Executor executor,
+      CapacityLabels.Source capacity,
+      Supplier<Desired> intent) {
     this.client = Objects.requireNonNull(client);
     this.nodeName = Objects.requireNonNull(nodeName);
     this.executor = Objects.requireNonNull(executor);
     this.capacitySource = Objects.requireNonNull(capacity);
+    this.intent = intent;
+  }
+
+  /** Called on the reconcile loop's thread before a plan touches a GPU. */
+  @Override
+  public void planMade(GpuIndex gpu, Plan plan) {
+    if (intent == null || plan.steps().isEmpty()) {
+      return;
+    }
+    Desired desired = intent.get();
+    Optional<NodeEvents.Event> started = transitions.planStarted(desired);
+    if (started.isEmpty()) {
+      return;
+    }
+    events.add(started.get());
+    if (desired.source() == Desired.Source.LABEL || desired.source() == Desired.Source.REST) {
+      String rest =
+          desired.source() == Desired.Source.REST
+              ? "rest, generation " + desired.generation()
+              : null;
+      latest = new Written("pending", started.get().message(), rest, capacity);
+    }
+    try {
+      executor.execute(this::writeLatest);
+    } catch (RejectedExecutionException e) {
+      // shutting down
+    }
   }
 
   /**

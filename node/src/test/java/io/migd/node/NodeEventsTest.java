@@ -72,6 +72,16 @@ class NodeEventsTest {
   }
 
   @Test
+  void aPlanThatStartsIsReconfiguringAtOnceAndTheOutcomeOnlyEndsIt() {
+    assertThat(events.planStarted(label("all-1g.5gb", 2)))
+        .map(NodeEvents.Event::reason)
+        .contains("Reconfiguring");
+    assertThat(events.planStarted(label("all-1g.5gb", 2))).as("a second GPU's plan").isEmpty();
+    assertThat(reasons(label("all-1g.5gb", 2), applied())).containsExactly("Reconfigured");
+    assertThat(events.planStarted(label("all-3g.20gb", 3))).isPresent();
+  }
+
+  @Test
   void blockedOnceThenReconfiguringWhenTheHolderLetsGo() {
     var sent = events.after(label("b", 3), blocked());
     assertThat(sent).extracting(NodeEvents.Event::reason).containsExactly("ReconfigureBlocked");
