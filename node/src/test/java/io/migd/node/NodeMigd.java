@@ -72,6 +72,42 @@ final class NodeMigd implements AutoCloseable {
         });
   }
 
+  /**
+   * As the constructor above, with the loop's timing given: the fault tests and the fleet need a
+   * short resync, which is what brings a state write that failed again once the API server answers.
+   */
+  NodeMigd(
+      KubernetesClient client,
+      String nodeName,
+      SimulatedNvml sim,
+      Nvml nvml,
+      MigConfigFile configs,
+      Path stateDir,
+      Optional<IntentService.FileConfig> fileConfig,
+      ReconcileSettings settings) {
+    intents = new IntentService(new IntentStore(stateDir), fileConfig);
+    watch = new NodeLabelWatch(client, nodeName);
+    intents.labelSeen(watch.readLabel());
+    writes = Executors.newSingleThreadExecutor();
+    writer = new NodeStateWriter(client, nodeName, writes);
+    GpuReset reset =
+        gpu -> {
+          var result = sim.resetGpu(gpu.index().value());
+          return GpuReset.Result.of(result.succeeded(), result.output());
+        };
+    Reconciler reconciler =
+        Reconciler.over(
+            nvml, CATALOG, configs::config, ProgressListener.NONE, reset, RebootPolicy.DISABLED);
+    loop = new ReconcileLoop(reconciler, intents::current, settings, List.of(writer));
+    loop.start();
+    watch.start(
+        label -> {
+          if (intents.labelSeen(label)) {
+            loop.trigger();
+          }
+        });
+  }
+
   @Override
   public void close() {
     watch.close();
