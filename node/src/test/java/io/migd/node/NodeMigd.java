@@ -43,33 +43,15 @@ final class NodeMigd implements AutoCloseable {
       MigConfigFile configs,
       Path stateDir,
       Optional<IntentService.FileConfig> fileConfig) {
-    intents = new IntentService(new IntentStore(stateDir), fileConfig);
-    watch = new NodeLabelWatch(client, nodeName);
-    intents.labelSeen(watch.readLabel());
-    writes = Executors.newSingleThreadExecutor();
-    writer = new NodeStateWriter(client, nodeName, writes);
-    GpuReset reset =
-        gpu -> {
-          var result = sim.resetGpu(gpu.index().value());
-          return GpuReset.Result.of(result.succeeded(), result.output());
-        };
-    Reconciler reconciler =
-        Reconciler.over(
-            nvml, CATALOG, configs::config, ProgressListener.NONE, reset, RebootPolicy.DISABLED);
-    loop =
-        new ReconcileLoop(
-            reconciler,
-            intents::current,
-            new ReconcileSettings(
-                Duration.ofHours(1), Duration.ofMillis(50), Duration.ofMillis(500)),
-            List.of(writer));
-    loop.start();
-    watch.start(
-        label -> {
-          if (intents.labelSeen(label)) {
-            loop.trigger();
-          }
-        });
+    this(
+        client,
+        nodeName,
+        sim,
+        nvml,
+        configs,
+        stateDir,
+        fileConfig,
+        new ReconcileSettings(Duration.ofHours(1), Duration.ofMillis(50), Duration.ofMillis(500)));
   }
 
   /**
