@@ -128,7 +128,10 @@ public final class Reconciler {
             result.put(
                 gpu.index(),
                 new Resolution.Unreachable(
-                    "the config \"" + name + "\" is not in the config file"));
+                    "the config \""
+                        + name
+                        + "\" is not in the config file; set nvidia.com/mig.config (or"
+                        + " migd.config) to a config the file has"));
           }
         } else {
           TargetResolver.resolve(config.get(), observed)
