@@ -38,7 +38,7 @@ public final class Reconciler {
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
   private final NodeObserver observer;
-  private final Function<String, Optional<MigConfig>> configs;
+  private final ConfigLookup configs;
   private final UsageSource usageSource;
   private final GpuReconcile gpus;
   private final ModeChange modeChange;
@@ -48,7 +48,7 @@ public final class Reconciler {
   public Reconciler(
       NodeObserver observer,
       ModelSource models,
-      Function<String, Optional<MigConfig>> configs,
+      ConfigLookup configs,
       UsageSource usageSource,
       Executor executor,
       ProgressListener listener,
@@ -71,7 +71,7 @@ public final class Reconciler {
   public static Reconciler over(
       Nvml nvml,
       GpuModelCatalog catalog,
-      Function<String, Optional<MigConfig>> configs,
+      ConfigLookup configs,
       ProgressListener listener,
       GpuReset reset,
       RebootPolicy reboot) {
@@ -85,7 +85,7 @@ public final class Reconciler {
   public static Reconciler over(
       Nvml nvml,
       GpuModelCatalog catalog,
-      Function<String, Optional<MigConfig>> configs,
+      ConfigLookup configs,
       UsageSource usage,
       ProgressListener listener,
       GpuReset reset,
@@ -122,8 +122,16 @@ public final class Reconciler {
     switch (desired.intent()) {
       case Desired.Intent.Nothing() -> {}
       case Desired.Intent.NamedConfig(var name) -> {
-        Optional<MigConfig> config = configs.apply(name);
-        if (config.isEmpty()) {
+        Optional<MigConfig> config = configs.config(name);
+        if (configs.problem().isPresent()) {
+          for (ObservedGpu gpu : observed.gpus()) {
+            result.put(
+                gpu.index(),
+                new Resolution.Unreachable(
+                    configs.problem().get()
+                        + "; fix the file and restart migd, which reads it at start"));
+          }
+        } else if (config.isEmpty()) {
           for (ObservedGpu gpu : observed.gpus()) {
             result.put(
                 gpu.index(),

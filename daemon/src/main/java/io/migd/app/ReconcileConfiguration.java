@@ -5,9 +5,11 @@ import io.migd.execute.ProgressListener;
 import io.migd.kubelet.KubeletSurface;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
+import io.migd.profiles.ConfigFileException;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigWriter;
+import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
 import io.migd.reconcile.OutcomeListener;
@@ -18,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
@@ -39,9 +42,42 @@ class ReconcileConfiguration {
     return GpuModelCatalog.builtIn();
   }
 
+  /**
+   * The config file as read at start. Standalone, a file that cannot be read or parsed stops the
+   * start (exit 2). On a Kubernetes node ({@code NODE_NAME} set) migd starts anyway, so the kubelet
+   * keeps its device plugin, and every GPU a named config would select ends {@code failed} with the
+   * file's problem, which the Node's state shows.
+   */
+  record LoadedConfigFile(MigConfigFile file, Optional<String> problem) implements ConfigLookup {
+    @Override
+    public Optional<io.migd.profiles.MigConfig> config(String name) {
+      return file.config(name);
+    }
+  }
+
   @Bean
-  MigConfigFile migConfigFile(MigdProperties properties, GpuModelCatalog catalog) {
-    return ConfigFiles.load(properties.configFile(), catalog);
+  LoadedConfigFile loadedConfigFile(
+      MigdProperties properties, GpuModelCatalog catalog, @Value("${NODE_NAME:}") String nodeName) {
+    try {
+      return new LoadedConfigFile(
+          ConfigFiles.load(properties.configFile(), catalog), Optional.empty());
+    } catch (ConfigFileException e) {
+      if (nodeName.isBlank()) {
+        throw e;
+      }
+      log.error(
+          "{}; node {} reports it as failed until the file is fixed and migd restarted",
+          e.getMessage(),
+          nodeName.strip());
+      // one line: the node's reason is an annotation, and parser messages span several
+      String problem = e.getMessage().strip().replaceAll("\\s+", " ");
+      return new LoadedConfigFile(MigConfigFile.of(List.of()), Optional.of(problem));
+    }
+  }
+
+  @Bean
+  MigConfigFile migConfigFile(LoadedConfigFile loaded) {
+    return loaded.file();
   }
 
   @Bean(destroyMethod = "close")
@@ -102,7 +138,7 @@ class ReconcileConfiguration {
   Reconciler reconciler(
       NvmlSession session,
       GpuModelCatalog catalog,
-      MigConfigFile configs,
+      LoadedConfigFile configs,
       MigdProperties properties,
       ObjectProvider<KubeletUsage> kubeletUsage,
       ObjectProvider<KubeletSurface> kubeletSurface,
@@ -115,7 +151,7 @@ class ReconcileConfiguration {
     return Reconciler.over(
         session.nvml(),
         catalog,
-        configs::config,
+        configs,
         usage == null ? Reconciler.processUsage(session.nvml()) : usage,
         ProgressListener.all(progress),
         surface == null ? session.reset() : surface.watching(session.reset()),

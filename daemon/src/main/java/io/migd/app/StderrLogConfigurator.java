@@ -33,6 +33,8 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
     root.addAppender(appender);
     String level = System.getenv().getOrDefault("MIGD_LOG_LEVEL", "INFO");
     context.getLogger("io.migd").setLevel(Level.toLevel(level, Level.INFO));
+    // Netty warns once per unix-socket connection that it ignores SO_KEEPALIVE (PodResources)
+    context.getLogger("io.grpc.netty.shaded.io.netty.bootstrap").setLevel(Level.ERROR);
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 }

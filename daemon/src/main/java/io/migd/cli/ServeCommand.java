@@ -50,11 +50,15 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /**
-   * The config file is checked before Spring starts, so a missing or invalid one is one line with
-   * exit 2 and nothing else runs; the state lock is the daemon's to take ({@link
-   * StateLock.UnavailableException} is 3).
+   * Standalone, the config file is checked before Spring starts, so a missing or invalid one is one
+   * line with exit 2 and nothing else runs; on a Kubernetes node ({@code NODE_NAME} set) the daemon
+   * starts anyway and reports the file's problem as the node's failed state. The state lock is the
+   * daemon's to take ({@link StateLock.UnavailableException} is 3).
    */
   private static void checkBeforeStart(MigdProperties properties) {
-    ConfigFiles.load(properties.configFile(), GpuModelCatalog.builtIn());
+    String nodeName = System.getenv("NODE_NAME");
+    if (nodeName == null || nodeName.isBlank()) {
+      ConfigFiles.load(properties.configFile(), GpuModelCatalog.builtIn());
+    }
   }
 }

@@ -81,6 +81,47 @@ class NodeServeIT {
   }
 
   @Test
+  void onANodeAnInvalidConfigFileIsAFailedStateNotAStopAndTheKubeletKeepsItsPlugin()
+      throws Exception {
+    client
+        .nodes()
+        .resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName(NODE)
+                .withLabels(Map.of("nvidia.com/mig.config", "all-3g.20gb"))
+                .endMetadata()
+                .build())
+        .create();
+    Files.createDirectories(nodeDir);
+    Path kubeconfig = nodeDir.resolve("kubeconfig");
+    Files.writeString(kubeconfig, KUBECONFIG.formatted(client.getConfiguration().getMasterUrl()));
+    Path configFile =
+        Files.writeString(nodeDir.resolve("configs.yaml"), "version: v1\nmig-configs: [");
+    var migd =
+        MigdProcess.on(nodeDir)
+            .withEnvironment("SERVER_PORT", "0")
+            .withEnvironment("MIGD_KUBELET_ENABLED", "false")
+            .withEnvironment("MIGD_CONFIGFILE", configFile.toString())
+            .withEnvironment("NODE_NAME", NODE)
+            .withEnvironment("KUBECONFIG", kubeconfig.toString());
+    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB")) {
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () -> assertThat(labels()).as(daemon.stdout()).containsEntry(STATE, "failed"));
+      assertThat(client.nodes().withName(NODE).get().getMetadata().getAnnotations())
+          .hasEntrySatisfying(
+              "migd.io/state-reason",
+              reason ->
+                  assertThat(reason)
+                      .contains("configs.yaml: not valid YAML")
+                      .contains("fix the file and restart migd"));
+      assertThat(daemon.isAlive()).as(daemon.stdout()).isTrue();
+    }
+  }
+
+  @Test
   void anAbsentApiServerDoesNotStopTheGpuSide() throws Exception {
     int closedPort;
     try (var socket = new java.net.ServerSocket(0)) {

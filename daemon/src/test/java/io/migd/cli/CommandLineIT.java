@@ -133,6 +133,7 @@ class CommandLineIT {
       assertThat(plan.stdout()).contains("blocked").contains("pod ml/trainer-0");
       assertThat(apply.exitStatus()).as("%s", apply).isEqualTo(1);
       assertThat(apply.stderr() + apply.stdout()).contains("pod ml/trainer-0");
+      assertThat(apply.stderr()).doesNotContain("SO_KEEPALIVE");
       assertThat(nvmlSim.status(migd.stateFile()).toString()).contains(held);
     } finally {
       Files.deleteIfExists(socket);
