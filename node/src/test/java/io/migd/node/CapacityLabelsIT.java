@@ -5,18 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.migd.devices.MigStrategy;
 import io.migd.execute.ProgressListener;
 import io.migd.nvml.Nvml;
-import io.migd.nvml.NvmlCallObserver;
-import io.migd.nvml.ffm.FfmNvml;
-import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
-import io.migd.profiles.MigConfigParser;
 import io.migd.reconcile.GpuReset;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
@@ -69,9 +63,9 @@ class CapacityLabelsIT {
   static void gpus() throws Exception {
     sim = SimulatedNvml.extract(Path.of("target", "sim-capacity-labels").toAbsolutePath());
     sim.init("A100-SXM4-40GB,T4");
-    nvml = FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE);
-    defaults = MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
-    examples = MigConfigParser.parse(Path.of("..", "profiles", "configs", "examples.yaml"));
+    nvml = TestCluster.open(sim);
+    defaults = TestCluster.shippedConfigs("default.yaml");
+    examples = TestCluster.shippedConfigs("examples.yaml");
   }
 
   @AfterAll
@@ -158,16 +152,7 @@ class CapacityLabelsIT {
   }
 
   private void label(String value) {
-    client
-        .nodes()
-        .withName(NODE)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"metadata\":{\"labels\":{\""
-                + NodeLabelWatch.CONFIG_LABEL
-                + "\":\""
-                + value
-                + "\"}}}");
+    TestCluster.labelConfig(client, NODE, value);
   }
 
   private Map<String, String> labels() {

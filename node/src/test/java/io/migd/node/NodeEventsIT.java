@@ -4,19 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
 import io.migd.nvml.Nvml;
-import io.migd.nvml.NvmlCallObserver;
-import io.migd.nvml.ffm.FfmNvml;
-import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.profiles.MigConfigFile;
-import io.migd.profiles.MigConfigParser;
 import io.migd.sim.SimulatedNvml;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,10 +45,9 @@ class NodeEventsIT {
 
   @BeforeAll
   static void gpus() throws Exception {
-    sim = SimulatedNvml.extract(Path.of("target", "sim-node-events").toAbsolutePath());
-    sim.init("A100-SXM4-40GB");
-    nvml = FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE);
-    configs = MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
+    sim = TestCluster.simulatedA100("sim-node-events");
+    nvml = TestCluster.open(sim);
+    configs = TestCluster.shippedConfigs("default.yaml");
   }
 
   @AfterAll
@@ -67,17 +59,7 @@ class NodeEventsIT {
   void createNode() {
     sim.require("faults", "");
     sim.init("A100-SXM4-40GB");
-    client
-        .nodes()
-        .resource(
-            new NodeBuilder()
-                .withNewMetadata()
-                .withName(NODE)
-                .withLabels(OTHER_LABELS)
-                .withAnnotations(OTHER_ANNOTATIONS)
-                .endMetadata()
-                .build())
-        .create();
+    TestCluster.createNode(client, NODE, OTHER_LABELS, OTHER_ANNOTATIONS);
     migd = new NodeMigd(client, NODE, sim, nvml, configs, stateDir, Optional.empty());
   }
 
@@ -87,16 +69,7 @@ class NodeEventsIT {
   }
 
   private void label(String value) {
-    client
-        .nodes()
-        .withName(NODE)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"metadata\":{\"labels\":{\""
-                + NodeLabelWatch.CONFIG_LABEL
-                + "\":\""
-                + value
-                + "\"}}}");
+    TestCluster.labelConfig(client, NODE, value);
   }
 
   /** The Events in the order migd sent them (their names carry a rising time stamp). */

@@ -15,13 +15,10 @@ import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
@@ -30,11 +27,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
 import io.migd.nvml.Nvml;
-import io.migd.nvml.NvmlCallObserver;
-import io.migd.nvml.ffm.FfmNvml;
-import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.profiles.MigConfigFile;
-import io.migd.profiles.MigConfigParser;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
@@ -94,10 +87,9 @@ class NodeFaultIT {
 
   @BeforeAll
   static void gpus() throws Exception {
-    sim = SimulatedNvml.extract(Path.of("target", "sim-faults").toAbsolutePath());
-    sim.init("A100-SXM4-40GB");
-    nvml = FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE);
-    configs = MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
+    sim = TestCluster.simulatedA100("sim-faults");
+    nvml = TestCluster.open(sim);
+    configs = TestCluster.shippedConfigs("default.yaml");
   }
 
   @AfterAll
@@ -108,17 +100,7 @@ class NodeFaultIT {
   @BeforeEach
   void start() throws IOException {
     sim.init("A100-SXM4-40GB");
-    client
-        .nodes()
-        .resource(
-            new NodeBuilder()
-                .withNewMetadata()
-                .withName(NODE)
-                .withLabels(OTHER_LABELS)
-                .withAnnotations(OTHER_ANNOTATIONS)
-                .endMetadata()
-                .build())
-        .create();
+    TestCluster.createNode(client, NODE, OTHER_LABELS, OTHER_ANNOTATIONS);
     wireMock = new WireMockServer(wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
     wireMock.start();
     wireMock.stubFor(
@@ -211,16 +193,7 @@ class NodeFaultIT {
 
   /** As {@code kubectl label --overwrite} does it, straight to the API server. */
   private void label(String value) {
-    client
-        .nodes()
-        .withName(NODE)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"metadata\":{\"labels\":{\""
-                + NodeLabelWatch.CONFIG_LABEL
-                + "\":\""
-                + value
-                + "\"}}}");
+    TestCluster.labelConfig(client, NODE, value);
   }
 
   private Node node() {

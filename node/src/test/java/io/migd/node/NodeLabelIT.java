@@ -4,19 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
 import io.migd.nvml.Nvml;
-import io.migd.nvml.NvmlCallObserver;
-import io.migd.nvml.ffm.FfmNvml;
-import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.profiles.MigConfigFile;
-import io.migd.profiles.MigConfigParser;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.IntentService;
 import io.migd.sim.SimulatedNvml;
@@ -55,10 +48,9 @@ class NodeLabelIT {
 
   @BeforeAll
   static void gpus() throws Exception {
-    sim = SimulatedNvml.extract(Path.of("target", "sim-nodes").toAbsolutePath());
-    sim.init("A100-SXM4-40GB");
-    nvml = FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE);
-    configs = MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
+    sim = TestCluster.simulatedA100("sim-nodes");
+    nvml = TestCluster.open(sim);
+    configs = TestCluster.shippedConfigs("default.yaml");
   }
 
   @AfterAll
@@ -70,17 +62,7 @@ class NodeLabelIT {
   void createNode() {
     sim.require("faults", "");
     sim.init("A100-SXM4-40GB");
-    client
-        .nodes()
-        .resource(
-            new NodeBuilder()
-                .withNewMetadata()
-                .withName(NODE)
-                .withLabels(OTHER_LABELS)
-                .withAnnotations(OTHER_ANNOTATIONS)
-                .endMetadata()
-                .build())
-        .create();
+    TestCluster.createNode(client, NODE, OTHER_LABELS, OTHER_ANNOTATIONS);
   }
 
   @AfterEach
@@ -102,13 +84,7 @@ class NodeLabelIT {
 
   /** As {@code kubectl label --overwrite} does it: a merge patch of the one label. */
   private void label(String value) {
-    String json = value == null ? "null" : "\"" + value + "\"";
-    client
-        .nodes()
-        .withName(NODE)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"metadata\":{\"labels\":{\"" + NodeLabelWatch.CONFIG_LABEL + "\":" + json + "}}}");
+    TestCluster.labelConfig(client, NODE, value);
   }
 
   private Node node() {
