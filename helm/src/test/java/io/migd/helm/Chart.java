@@ -1,0 +1,115 @@
+package io.migd.helm;
+
+import com.marcnuri.helm.Helm;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/** The chart in {@code helm/migd}, rendered as {@code helm template} does for Kubernetes 1.33. */
+final class Chart {
+  static final Path DIR = Path.of("migd");
+  static final String RELEASE = "migd";
+  static final String NAMESPACE = "gpu-system";
+
+  private static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+  private Chart() {}
+
+  /** The objects the chart renders with the chart's own values. */
+  static Manifests render() {
+    return render(t -> t);
+  }
+
+  /** The objects the chart renders with the values file {@code values/<name>.yaml}. */
+  static Manifests render(String valuesFile) {
+    return render(t -> t.withValuesFile(valuesPath(valuesFile)));
+  }
+
+  /** The objects the chart renders with these {@code --set} values. */
+  static Manifests render(Map<String, Object> values) {
+    return render(
+        t -> {
+          values.forEach(t::set);
+          return t;
+        });
+  }
+
+  static Path valuesPath(String name) {
+    return Path.of("src", "test", "resources", "values", name + ".yaml");
+  }
+
+  private static Manifests render(UnaryOperator<com.marcnuri.helm.TemplateCommand> options) {
+    var command =
+        new Helm(DIR)
+            .template()
+            .withName(RELEASE)
+            .withNamespace(NAMESPACE)
+            .withKubeVersion("1.33.0");
+    return parse(options.apply(command).call());
+  }
+
+  static Manifests parse(String yaml) {
+    var objects = new ArrayList<JsonNode>();
+    try (var docs = YAML.readerFor(JsonNode.class).<JsonNode>readValues(yaml)) {
+      while (docs.hasNextValue()) {
+        var doc = docs.nextValue();
+        if (doc != null && doc.isObject() && !doc.isEmpty()) {
+          objects.add(doc);
+        }
+      }
+    }
+    return new Manifests(objects);
+  }
+
+  static JsonNode yaml(String text) {
+    return YAML.readTree(text);
+  }
+
+  /** The rendered objects. */
+  record Manifests(List<JsonNode> objects) {
+    Manifests {
+      objects = List.copyOf(objects);
+    }
+
+    List<JsonNode> ofKind(String kind) {
+      return objects.stream().filter(o -> o.path("kind").asString().equals(kind)).toList();
+    }
+
+    JsonNode one(String kind) {
+      var found = ofKind(kind);
+      if (found.size() != 1) {
+        throw new AssertionError("expected one " + kind + ", found " + found.size());
+      }
+      return found.getFirst();
+    }
+
+    List<String> kinds() {
+      return objects.stream().map(o -> o.path("kind").asString()).sorted().toList();
+    }
+
+    JsonNode podSpec() {
+      return one("DaemonSet").path("spec").path("template").path("spec");
+    }
+
+    JsonNode container() {
+      return podSpec().path("containers").get(0);
+    }
+
+    /** The migd container's environment: name to value (valueFrom as its field path). */
+    Map<String, String> env() {
+      var env = new java.util.LinkedHashMap<String, String>();
+      for (var e : container().path("env")) {
+        var value =
+            e.has("value")
+                ? e.path("value").asString()
+                : "fieldRef:" + e.path("valueFrom").path("fieldRef").path("fieldPath").asString();
+        env.put(e.path("name").asString(), value);
+      }
+      return env;
+    }
+  }
+}
