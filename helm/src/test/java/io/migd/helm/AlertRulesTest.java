@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,19 +19,25 @@ import org.junit.jupiter.api.Test;
  * (Debian's {@code prometheus} package brings it; {@code .ci/run} installs it).
  */
 class AlertRulesTest {
-  private static Path promtool;
+  private static final Path PROMTOOL =
+      List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
+          .map(dir -> Path.of(dir, "promtool"))
+          .filter(Files::isExecutable)
+          .findFirst()
+          .orElse(null);
+  private static final String NO_PROMTOOL =
+      "promtool is not on the PATH: the alert rules are not checked (apt-get install prometheus)";
 
-  @BeforeAll
-  static void findPromtool() {
-    promtool =
-        List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
-            .map(dir -> Path.of(dir, "promtool"))
-            .filter(Files::isExecutable)
-            .findFirst()
-            .orElse(null);
-    assumeTrue(
-        promtool != null,
-        "promtool is not on the PATH: alert rules not checked (apt-get install prometheus)");
+  static {
+    if (PROMTOOL == null) {
+      // Surefire's summary counts skipped tests without their reason: say it once on the console.
+      System.err.println("AlertRulesTest skipped: " + NO_PROMTOOL);
+    }
+  }
+
+  @BeforeEach
+  void needsPromtool() {
+    assumeTrue(PROMTOOL != null, NO_PROMTOOL);
   }
 
   @Test
@@ -54,7 +60,7 @@ class AlertRulesTest {
 
   private static Run run(String... args) throws IOException, InterruptedException {
     var command = new java.util.ArrayList<String>();
-    command.add(promtool.toString());
+    command.add(PROMTOOL.toString());
     command.addAll(List.of(args));
     var process = new ProcessBuilder(command).redirectErrorStream(true).start();
     process.getOutputStream().close();
