@@ -178,10 +178,11 @@ class ChartDefaultsTest {
   }
 
   @Test
-  void theServiceIsHeadlessOnTheHttpPort() {
+  void theServiceIsHeadlessOnTheHttpPortWithPodsNotReadyYet() {
     var spec = CHART.one("Service").path("spec");
 
     assertThat(spec.path("clusterIP").asString()).isEqualTo("None");
+    assertThat(spec.path("publishNotReadyAddresses").asBoolean()).isTrue();
     assertThat(spec.path("ports").get(0).path("targetPort").asString()).isEqualTo("http");
     assertThat(spec.path("selector"))
         .isEqualTo(CHART.one("DaemonSet").path("spec").path("selector").path("matchLabels"));
