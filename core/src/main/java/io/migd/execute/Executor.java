@@ -66,10 +66,17 @@ public final class Executor {
             .build();
   }
 
-  /** Runs one GPU's plan. */
+  /**
+   * Runs one GPU's plan. The whole plan is one NVML sequence: a reset of another GPU waits for it
+   * to end, because the handles it holds would be stale after NVML is initialised again.
+   */
   public Execution execute(GpuIndex gpu, Plan plan) {
+    return nvml.inSequence(() -> run(gpu, plan));
+  }
+
+  private Execution run(GpuIndex gpu, Plan plan) {
     DeviceHandle device = nvml.deviceByIndex(gpu.value());
-    var run = new Run(device, plan);
+    var run = new Run(gpu, device, plan);
     for (Step step : plan.steps()) {
       listener.stepStarted(step);
       try {
@@ -107,13 +114,15 @@ public final class Executor {
 
   /** The state of one plan's run: what it created, so a failure can undo the half-made part. */
   private final class Run {
+    private final GpuIndex gpu;
     private final DeviceHandle device;
     private final Map<Placement, GpuInstanceHandle> createdGpuInstances = new HashMap<>();
     private final Map<Placement, List<io.migd.nvml.ComputeInstanceHandle>> createdCompute =
         new HashMap<>();
     private final Map<Placement, Integer> expectedCompute = new HashMap<>();
 
-    Run(DeviceHandle device, Plan plan) {
+    Run(GpuIndex gpu, DeviceHandle device, Plan plan) {
+      this.gpu = gpu;
       this.device = device;
       for (Step step : plan.steps()) {
         if (step instanceof CreateComputeInstance create) {
@@ -187,11 +196,12 @@ public final class Executor {
                 nvml.destroyComputeInstance(ci);
               }
               nvml.destroyGpuInstance(gi);
-              log.info("undid half-made GPU instance placement={}", at);
+              log.info("gpu={} undid half-made GPU instance placement={}", gpu.value(), at);
             } catch (NvmlException e) {
               log.warn(
-                  "could not undo half-made GPU instance placement={} result={}; the next"
+                  "gpu={} could not undo half-made GPU instance placement={} result={}; the next"
                       + " reconcile removes it",
+                  gpu.value(),
                   at,
                   e.code().cName());
             }

@@ -4,10 +4,14 @@ import io.migd.layout.GpuIndex;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Plan;
 import io.migd.plan.Step;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Told about progress while plans run, so surfaces can show the step in flight and withdraw a slice
- * before its GPU is touched. Calls arrive on the reconciler's thread; keep them short.
+ * before its GPU is touched. The GPUs of a node run in parallel, each on a thread of its own, but
+ * the reconciler hands a listener one event at a time ({@link #oneAtATime}), and one GPU's events
+ * in their order, so a listener needs no locking of its own for that. Keep calls short and make no
+ * NVML call in them: other GPUs' steps wait while one runs, and a GPU reset waits for those steps.
  */
 public interface ProgressListener {
   /** Listens to nothing. */
@@ -35,6 +39,44 @@ public interface ProgressListener {
       @Override
       public void stepFailed(Step step, NvmlException cause) {
         each.forEach(l -> l.stepFailed(step, cause));
+      }
+    };
+  }
+
+  /**
+   * {@code listener} told one event at a time, whatever thread each comes from: the events of
+   * several GPUs interleave, each GPU's keep their order.
+   */
+  static ProgressListener oneAtATime(ProgressListener listener) {
+    var lock = new ReentrantLock();
+    return new ProgressListener() {
+      @Override
+      public void planMade(GpuIndex gpu, Plan plan) {
+        locked(() -> listener.planMade(gpu, plan));
+      }
+
+      @Override
+      public void stepStarted(Step step) {
+        locked(() -> listener.stepStarted(step));
+      }
+
+      @Override
+      public void stepDone(Step step) {
+        locked(() -> listener.stepDone(step));
+      }
+
+      @Override
+      public void stepFailed(Step step, NvmlException cause) {
+        locked(() -> listener.stepFailed(step, cause));
+      }
+
+      private void locked(Runnable call) {
+        lock.lock();
+        try {
+          call.run();
+        } finally {
+          lock.unlock();
+        }
       }
     };
   }

@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * One reconcile: observe the GPUs, resolve the intent per GPU, decide, execute, observe again, and
  * end in one {@link Outcome} with a result for every GPU of the node. Level-based: it never asks
  * why it was called. One GPU's part is {@link GpuReconcile}; pending MIG modes, resets and reboots
- * are {@link ModeChange}.
+ * are {@link ModeChange}. The GPUs are observed, decided, changed and verified in parallel, {@link
+ * #withParallelism at most so many at once} (every GPU by default), each on its own thread; a
+ * reboot is asked for once, after every GPU's steps have ended.
  */
 public final class Reconciler {
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
@@ -43,8 +45,14 @@ public final class Reconciler {
   private final GpuReconcile gpus;
   private final ModeChange modeChange;
   private final Clock clock;
+  private final GpuPool pool;
 
-  /** A reconciler over its collaborators; {@code configs} looks up a named config. */
+  /**
+   * A reconciler over its collaborators; {@code configs} looks up a named config. The GPUs run in
+   * parallel and each calls {@code listener} from its own thread: give it (and the executor) a
+   * listener that takes one event at a time, {@link ProgressListener#oneAtATime}, as {@link #over}
+   * does.
+   */
   public Reconciler(
       NodeObserver observer,
       ModelSource models,
@@ -62,6 +70,28 @@ public final class Reconciler {
     this.gpus =
         new GpuReconcile(observer, models, usageSource, executor, listener, modeChange, clock);
     this.clock = clock;
+    this.pool = new GpuPool(0);
+  }
+
+  private Reconciler(Reconciler other, GpuPool pool) {
+    this.observer = other.observer;
+    this.configs = other.configs;
+    this.usageSource = other.usageSource;
+    this.modeChange = other.modeChange;
+    this.gpus = other.gpus;
+    this.clock = other.clock;
+    this.pool = pool;
+  }
+
+  /**
+   * This reconciler changing at most {@code gpusAtOnce} GPUs at once ({@code
+   * migd.reconcile.parallelism}): 0 is every GPU at once (the default), 1 one after another in
+   * index order.
+   *
+   * @throws IllegalArgumentException when {@code gpusAtOnce} is negative
+   */
+  public Reconciler withParallelism(int gpusAtOnce) {
+    return new Reconciler(this, new GpuPool(gpusAtOnce));
   }
 
   /**
@@ -90,13 +120,14 @@ public final class Reconciler {
       ProgressListener listener,
       GpuReset reset,
       RebootPolicy reboot) {
+    ProgressListener oneAtATime = ProgressListener.oneAtATime(listener);
     return new Reconciler(
         new NodeObserver(nvml, catalog),
         new ModelSource(nvml, catalog),
         configs,
         usage,
-        new Executor(nvml, listener),
-        listener,
+        new Executor(nvml, oneAtATime),
+        oneAtATime,
         reset,
         reboot,
         Clock.systemUTC());
@@ -186,14 +217,11 @@ public final class Reconciler {
     Observation observation = observeEach();
     var resolutions = resolve(desired, observation.node());
     Usage usage = usageSource.usage(observation.node());
-    var decisions = new LinkedHashMap<GpuIndex, Decision>();
-    for (GpuIndex gpu : observation.andResolved(resolutions)) {
-      Decision decision =
-          unplanned(desired, gpu, observation, resolutions.get(gpu))
-              .orElseGet(() -> decide(gpu, resolutions.get(gpu), observation.node(), usage));
-      decisions.put(gpu, decision);
-    }
-    return decisions;
+    return pool.each(
+        observation.andResolved(resolutions),
+        gpu ->
+            unplanned(desired, gpu, observation, resolutions.get(gpu))
+                .orElseGet(() -> decide(gpu, resolutions.get(gpu), observation.node(), usage)));
   }
 
   private Decision decide(GpuIndex gpu, Resolution resolution, ObservedNode observed, Usage usage) {
@@ -205,8 +233,9 @@ public final class Reconciler {
   }
 
   /**
-   * Observes, decides and executes GPU by GPU, then observes again. An NVML error on one GPU ends
-   * that GPU {@code failed} and the others go on; only a failure to list the GPUs fails the node.
+   * Observes, decides and executes every GPU (in parallel, see {@link #withParallelism}), then
+   * observes again. An NVML error on one GPU ends that GPU {@code failed} and the others go on;
+   * only a failure to list the GPUs fails the node.
    */
   public Outcome reconcile(Desired desired) {
     Observation observation;
@@ -220,15 +249,14 @@ public final class Reconciler {
     ObservedNode observed = observation.node();
     SequencedMap<GpuIndex, Resolution> resolutions = resolve(desired, observed);
     Usage usage = usageSource.usage(observed);
-    var results = new LinkedHashMap<GpuIndex, GpuResult>();
-    for (GpuIndex gpu : observation.andResolved(resolutions)) {
-      Resolution resolution = resolutions.get(gpu);
-      GpuResult result =
-          unplanned(desired, gpu, observation, resolution)
-              .map(GpuResult::of)
-              .orElseGet(() -> reconcileGpu(desired, resolution, gpu, observed, usage));
-      results.put(gpu, result);
-    }
+    SequencedMap<GpuIndex, GpuResult> results =
+        pool.each(
+            observation.andResolved(resolutions),
+            gpu ->
+                unplanned(desired, gpu, observation, resolutions.get(gpu))
+                    .map(GpuResult::of)
+                    .orElseGet(
+                        () -> reconcileGpu(desired, resolutions.get(gpu), gpu, observed, usage)));
     var ended = modeChange.rebootIfNeeded(desired.generation(), results);
     ended.forEach(
         (gpu, result) ->
@@ -246,31 +274,35 @@ public final class Reconciler {
    * observation; the others are observed again (one NVML fails on is left out).
    */
   private ObservedNode after(Observation observation, SequencedMap<GpuIndex, GpuResult> results) {
-    var gpus = new ArrayList<ObservedGpu>();
-    for (ObservedGpu before : observation.node().gpus()) {
-      boolean untouched =
-          switch (results.get(before.index())) {
-            case GpuResult.InSync _, GpuResult.Unmanaged _, GpuResult.Infeasible _ -> true;
-            case GpuResult.Applied _,
-                GpuResult.Applying _,
-                GpuResult.Blocked _,
-                GpuResult.AwaitingModeChange _,
-                GpuResult.Rebooting _,
-                GpuResult.Failed _ ->
-                false;
-          };
-      if (untouched) {
-        gpus.add(before);
-        continue;
-      }
-      try {
-        gpus.add(observer.observe(before.index()));
-      } catch (NvmlException e) {
-        log.warn(
-            "gpu={} cannot be observed after its reconcile: {}", before.index(), e.getMessage());
-      }
-    }
-    return new ObservedNode(gpus);
+    var byIndex = new LinkedHashMap<GpuIndex, ObservedGpu>();
+    observation.node().gpus().forEach(gpu -> byIndex.put(gpu.index(), gpu));
+    var again =
+        pool.each(
+            byIndex.keySet(),
+            gpu -> {
+              ObservedGpu before = byIndex.get(gpu);
+              boolean untouched =
+                  switch (results.get(gpu)) {
+                    case GpuResult.InSync _, GpuResult.Unmanaged _, GpuResult.Infeasible _ -> true;
+                    case GpuResult.Applied _,
+                        GpuResult.Applying _,
+                        GpuResult.Blocked _,
+                        GpuResult.AwaitingModeChange _,
+                        GpuResult.Rebooting _,
+                        GpuResult.Failed _ ->
+                        false;
+                  };
+              if (untouched) {
+                return before;
+              }
+              try {
+                return observer.observe(gpu);
+              } catch (NvmlException e) {
+                log.warn("gpu={} cannot be observed after its reconcile: {}", gpu, e.getMessage());
+                return null;
+              }
+            });
+    return new ObservedNode(new ArrayList<>(again.values()));
   }
 
   private GpuResult reconcileGpu(
@@ -297,15 +329,28 @@ public final class Reconciler {
     List<GpuIndex> indices = observer.gpus();
     var seen = new ArrayList<ObservedGpu>();
     var unseen = new LinkedHashMap<GpuIndex, NvmlException>();
-    for (GpuIndex gpu : indices) {
-      try {
-        seen.add(observer.observe(gpu));
-      } catch (NvmlException e) {
-        unseen.put(gpu, e);
-      }
-    }
+    pool.each(
+            indices,
+            gpu -> {
+              try {
+                return new Seen(observer.observe(gpu), null);
+              } catch (NvmlException e) {
+                return new Seen(null, e);
+              }
+            })
+        .forEach(
+            (gpu, seenOrNot) -> {
+              if (seenOrNot.error() == null) {
+                seen.add(seenOrNot.gpu());
+              } else {
+                unseen.put(gpu, seenOrNot.error());
+              }
+            });
     return new Observation(indices, new ObservedNode(seen), unseen);
   }
+
+  /** One GPU's observation, or the NVML error that stopped it. */
+  private record Seen(ObservedGpu gpu, NvmlException error) {}
 
   /** The decision for a GPU that is not handed to the planner: unobserved, or not selected. */
   private static Optional<Decision> unplanned(

@@ -60,9 +60,24 @@ public record MigdProperties(
   /**
    * @param resync how often to reconcile when nothing triggers it
    * @param maxBackoff the longest wait between retries after a failure
+   * @param parallelism how many GPUs are changed at once: 0 every GPU (the default), 1 one after
+   *     another
    */
   public record Reconcile(
-      @DefaultValue("5m") Duration resync, @DefaultValue("5m") Duration maxBackoff) {}
+      @DefaultValue("5m") Duration resync,
+      @DefaultValue("5m") Duration maxBackoff,
+      @DefaultValue("0") int parallelism) {
+    /** Refuses a negative parallelism. */
+    public Reconcile {
+      if (parallelism < 0) {
+        throw new IllegalArgumentException(
+            "migd.reconcile.parallelism is "
+                + parallelism
+                + "; give 0 (every GPU at once, the default) or how many GPUs to change at once"
+                + " (1: one after another)");
+      }
+    }
+  }
 
   /**
    * @param enabled whether migd may reboot the node when only a reboot applies a MIG mode

@@ -29,13 +29,14 @@ public final class NodeRuntime {
       MigdProperties properties,
       RebootPolicy reboot) {
     return Reconciler.over(
-        session.nvml(),
-        catalog,
-        configs::config,
-        oneShotUsage(session, properties),
-        ProgressListener.NONE,
-        session.reset(),
-        reboot);
+            session.nvml(),
+            catalog,
+            configs::config,
+            oneShotUsage(session, properties),
+            ProgressListener.NONE,
+            session.reset(),
+            reboot)
+        .withParallelism(properties.reconcile().parallelism());
   }
 
   private static UsageSource oneShotUsage(NvmlSession session, MigdProperties properties) {

@@ -149,13 +149,14 @@ class ReconcileConfiguration {
     kubeletSurface.ifAvailable(progress::add);
     nodeStateWriter.ifAvailable(progress::add);
     return Reconciler.over(
-        session.nvml(),
-        catalog,
-        configs,
-        usage == null ? Reconciler.processUsage(session.nvml()) : usage,
-        ProgressListener.all(progress),
-        surface == null ? session.reset() : surface.watching(session.reset()),
-        new CommandReboot(properties));
+            session.nvml(),
+            catalog,
+            configs,
+            usage == null ? Reconciler.processUsage(session.nvml()) : usage,
+            ProgressListener.all(progress),
+            surface == null ? session.reset() : surface.watching(session.reset()),
+            new CommandReboot(properties))
+        .withParallelism(properties.reconcile().parallelism());
   }
 
   /**

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,12 +31,17 @@ import tools.jackson.databind.json.JsonMapper;
  * A100-SXM4-40GB, the apply is killed (SIGKILL, by the simulator's {@code KILL} fault) right after
  * the N-th call of each state-changing NVML function, for every N the reshape makes (counted from
  * its plan); a second apply without faults must then succeed and leave exactly the target: the same
- * GPU instances, each with its compute instances, nothing extra, and the MIG mode settled.
+ * GPU instances, each with its compute instances, nothing extra, and the MIG mode settled. The
+ * first two reshapes also run on four A100s changing at once (each state-changing call takes 5 ms),
+ * killed after the N-th call of one GPU's (GPU 2's) function while the others are mid-reshape: the
+ * second apply must leave every GPU at the target.
  */
 @Tag("slow")
 class CrashSafetyIT {
   private static final String MODEL = "A100-SXM4-40GB";
   private static final String SIMULATE = "--simulate=" + MODEL;
+  private static final String FOUR = String.join(",", Collections.nCopies(4, MODEL));
+  private static final String SIMULATE_FOUR = "--simulate=" + FOUR;
 
   /** Plan actions and the NVML function that carries each out. */
   private static final Map<String, String> FUNCTIONS =
@@ -137,6 +143,73 @@ class CrashSafetyIT {
 
     assertThat(apply.exitStatus()).as("%s", apply).isZero();
     assertThat(nvmlSim.layouts(migd.stateFile())).containsExactly(reshape.target());
+  }
+
+  @TestFactory
+  Stream<DynamicContainer> reachesTheTargetOnEveryGpuAfterAKillOnOneWhileTheOthersReshape() {
+    return RESHAPES.subList(0, 2).stream()
+        .map(
+            reshape ->
+                dynamicContainer(
+                    reshape.name() + " on four GPUs at once",
+                    Stream.of(reshape).flatMap(this::killsOnOneOfFour)));
+  }
+
+  /** One test per (function, N) of one GPU's plan, the kill aimed at GPU 2's N-th call. */
+  private Stream<DynamicTest> killsOnOneOfFour(Reshape reshape) {
+    Map<String, Integer> calls = callsOfPlan(snapshot(reshape.from()), reshape);
+    Path start = snapshotOfFour(reshape.from());
+    return calls.entrySet().stream()
+        .flatMap(
+            call ->
+                IntStream.rangeClosed(1, call.getValue())
+                    .mapToObj(
+                        n ->
+                            dynamicTest(
+                                call.getKey() + "@2#" + n + "=KILL",
+                                () -> killOneOfFourAndRecover(reshape, start, call.getKey(), n))));
+  }
+
+  private void killOneOfFourAndRecover(Reshape reshape, Path start, String function, int n)
+      throws IOException {
+    var migd =
+        node("four-" + reshape.to() + "-" + function + "-" + n, start)
+            .withEnvironment("NVML_SIM_LATENCY_MS", "5");
+
+    var killed =
+        migd.withEnvironment("NVML_SIM_FAULTS", function + "@2#" + n + "=KILL")
+            .run("apply", "-f", LAYOUTS, "-c", reshape.to(), SIMULATE_FOUR);
+    assertThat(killed.exitStatus()).as("%s", killed).isEqualTo(MigdProcess.KILLED);
+    var recovered = migd.run("apply", "-f", LAYOUTS, "-c", reshape.to(), SIMULATE_FOUR);
+
+    assertThat(recovered.exitStatus()).as("%s", recovered).isZero();
+    assertThat(nvmlSim.layouts(migd.stateFile()))
+        .as("every GPU after %s@2#%d=KILL and a second apply", function, n)
+        .containsExactly(reshape.target(), reshape.target(), reshape.target(), reshape.target());
+  }
+
+  /** As {@link #snapshot}, for four A100s. */
+  private Path snapshotOfFour(String from) {
+    String key = "four-" + (from == null ? "fresh" : from);
+    Path known = snapshots.get(key);
+    if (known != null) {
+      return known;
+    }
+    try {
+      Path snapshot = Files.createDirectories(dir.resolve("snapshots")).resolve(key);
+      if (from == null) {
+        nvmlSim.run(snapshot, "init", "--gpus", FOUR);
+      } else {
+        var migd = node("setup-" + key, snapshotOfFour(null));
+        var apply = migd.run("apply", "-f", LAYOUTS, "-c", from, SIMULATE_FOUR);
+        assertThat(apply.exitStatus()).as("%s", apply).isZero();
+        Files.copy(migd.stateFile(), snapshot, StandardCopyOption.REPLACE_EXISTING);
+      }
+      snapshots.put(key, snapshot);
+      return snapshot;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The state file a reshape starts from: fresh, or after applying config {@code from}. */

@@ -8,23 +8,29 @@ import java.util.Optional;
  * The typed NVML API: the calls a MIG manager, a device plugin and a metrics exporter need, with
  * records in and out. Every call that the driver answers with anything other than {@code
  * NVML_SUCCESS} throws {@link NvmlException} naming the C function and the code, except where a
- * method documents that it maps one code to an empty answer. Calls are serialised on one thread per
- * loaded library; {@link #waitForEvent} runs on a second one so health events never wait behind a
- * reshape. {@link #close()} shuts NVML down.
+ * method documents that it maps one code to an empty answer. NVML is thread-safe: calls run on the
+ * caller's thread, several threads at once (the GPUs of a node are changed in parallel), and a
+ * failure is thrown there. {@link #waitForEvent} runs on a thread of its own so health events never
+ * wait behind a reshape. {@link #whileReleased} and {@link #close()} let the calls in flight end
+ * first and hold new ones until they are done.
  */
 public interface Nvml extends AutoCloseable {
 
   /**
-   * Runs several calls back to back on the NVML thread, with no other caller's call in between and
-   * without a thread hand-off per call: for reading a consistent picture of a GPU.
+   * Runs several calls with no release of NVML ({@link #whileReleased}) in between, so the handles
+   * taken inside stay valid to the end: for reading a consistent picture of a GPU, or running one
+   * GPU's steps. Other threads' calls may run meanwhile (on other GPUs: each GPU is changed by one
+   * thread at a time). Calling {@link #whileReleased} inside is refused.
    */
   <T> T inSequence(java.util.function.Supplier<T> calls);
 
   /**
    * Shuts NVML down, runs {@code action} (a GPU reset that needs no NVML client open on the GPU),
-   * and initialises NVML again, with no call of this session in between. Handles taken before are
-   * stale afterwards; look them up again. When initialising again fails, the {@link NvmlException}
-   * names {@code nvmlInit_v2}; calling this again (with an action that does nothing) retries it.
+   * and initialises NVML again, with no call of this session in between: calls and sequences in
+   * flight on other threads end first, and new ones wait until NVML is back. Handles taken before
+   * are stale afterwards; look them up again. When initialising again fails, the {@link
+   * NvmlException} names {@code nvmlInit_v2}; calling this again (with an action that does nothing)
+   * retries it.
    */
   <T> T whileReleased(java.util.function.Supplier<T> action);
 

@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@link Nvml} over the FFM binding of one loaded library. NVML calls run on one dedicated platform
- * thread (a native call would pin a virtual thread, and MIG changes must be serialised anyway); the
- * blocking event wait runs on a second one.
+ * {@link Nvml} over the FFM binding of one loaded library. NVML calls run on their caller's thread,
+ * several at once (NVML is thread-safe); a reset or shutdown waits for the calls in flight and
+ * holds new ones until NVML is back. The blocking event wait runs on a thread of its own.
  */
 public final class FfmNvml extends FfmNvmlInstances {
   private FfmNvml(NvmlLibrary library, NvmlCallObserver observer) {
@@ -163,8 +163,7 @@ public final class FfmNvml extends FfmNvmlInstances {
   @Override
   public Optional<EventData> waitForEvent(EventSetHandle set, Duration timeout) {
     int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(0, timeout.toMillis()));
-    return on(
-        events,
+    return onEventThread(
         () -> {
           try (var arena = Arena.ofConfined()) {
             var data = nvmlEventData_t.allocate(arena);
@@ -184,9 +183,7 @@ public final class FfmNvml extends FfmNvmlInstances {
                     nvmlEventData_t.gpuInstanceId(data),
                     nvmlEventData_t.computeInstanceId(data)));
           }
-        },
-        false,
-        false);
+        });
   }
 
   @Override

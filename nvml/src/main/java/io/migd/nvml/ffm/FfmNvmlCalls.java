@@ -12,18 +12,28 @@ import io.migd.nvml.NvmlReturn;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 /**
- * The plumbing under {@link FfmNvml}: the NVML threads, the return-code check, timing and the small
+ * The plumbing under {@link FfmNvml}: the session gate, the return-code check, timing and the small
  * marshalling helpers. The typed calls are split by subject over the classes of the chain
  * FfmNvmlCalls, FfmNvmlDevices, FfmNvmlMetrics, FfmNvmlInstances, FfmNvml (the way jextract splits
  * a large header).
+ *
+ * <p>NVML is thread-safe, so calls run on the caller's thread, several at once, and an error is
+ * thrown with the caller's frames. They share a session gate: a call holds its shared side, and
+ * {@link #whileReleased} and {@link #close} take the exclusive side, so calls in flight end before
+ * NVML shuts down and new ones wait until it is initialised again. The blocking event wait keeps a
+ * thread of its own, so a health event is never behind a caller's call.
  */
 abstract class FfmNvmlCalls implements Nvml {
   static final int NAME_BUFFER = 96;
@@ -35,30 +45,31 @@ abstract class FfmNvmlCalls implements Nvml {
 
   final nvml_h raw;
   private final NvmlCallObserver observer;
-  private final ExecutorService calls;
   final ExecutorService events;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private final java.util.concurrent.atomic.AtomicLong nanosInNvml =
-      new java.util.concurrent.atomic.AtomicLong();
-  private volatile Thread callThread;
+  private final ReentrantReadWriteLock session = new ReentrantReadWriteLock();
+  private volatile boolean closed;
+  private final AtomicLong nanosInNvml = new AtomicLong();
+
+  /* a timed call made inside another timed call (a typed call built on another) counts once */
+  private final ThreadLocal<int[]> timedDepth = ThreadLocal.withInitial(() -> new int[1]);
 
   FfmNvmlCalls(NvmlLibrary library, NvmlCallObserver observer) {
     this.raw = library.raw;
     this.observer = observer;
     String name = "nvml-" + library.location().replaceAll(".*/", "");
-    this.calls =
-        Executors.newSingleThreadExecutor(Thread.ofPlatform().name(name).daemon(true).factory());
     this.events =
         Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name(name + "-events").daemon(true).factory());
   }
 
   /**
-   * Time spent on the NVML thread in calls of this session (the native call and its marshalling),
-   * so benchmarks can tell migd's own time from the driver's. The event wait is not counted.
+   * Time spent in calls of this session (the native call and its marshalling), so benchmarks can
+   * tell migd's own time from the driver's. Calls run on their callers' threads, several at once:
+   * this is the sum over all threads, so with calls in parallel it can exceed the wall-clock time.
+   * The event wait is not counted.
    */
-  public java.time.Duration timeInNvml() {
-    return java.time.Duration.ofNanos(nanosInNvml.get());
+  public Duration timeInNvml() {
+    return Duration.ofNanos(nanosInNvml.get());
   }
 
   // ---- plumbing
@@ -71,77 +82,80 @@ abstract class FfmNvmlCalls implements Nvml {
         });
   }
 
+  /** One typed call: under the shared side of the session gate, timed into {@link #timeInNvml}. */
   <T> T onCallThread(Callable<T> body) {
-    return on(calls, body, true, true);
+    return shared(body, true);
   }
 
   @Override
-  public <T> T inSequence(java.util.function.Supplier<T> body) {
-    return on(calls, body::get, true, false);
+  public <T> T inSequence(Supplier<T> body) {
+    return shared(body::get, false);
   }
 
   @Override
-  public <T> T whileReleased(java.util.function.Supplier<T> action) {
-    return on(
-        calls,
-        () -> {
-          int shutdown = raw.nvmlShutdown();
-          // after an init that failed, NVML is already down: releasing it again must still let the
-          // action run and NVML initialise again, or a failed re-init could never be retried
-          if (shutdown != NvmlReturn.UNINITIALIZED.code()) {
-            check("nvmlShutdown", shutdown);
-          }
-          try {
-            return action.get();
-          } finally {
-            check("nvmlInit_v2", raw.nvmlInit_v2());
-          }
-        },
-        true,
-        false);
+  public <T> T whileReleased(Supplier<T> action) {
+    if (session.getReadHoldCount() > 0) {
+      // the exclusive side would wait for this thread's own shared hold for ever
+      throw new IllegalStateException(
+          "NVML cannot be released inside a sequence of NVML calls (inSequence)");
+    }
+    Lock exclusive = session.writeLock();
+    acquire(exclusive);
+    try {
+      ensureOpen();
+      int shutdown = raw.nvmlShutdown();
+      // after an init that failed, NVML is already down: releasing it again must still let the
+      // action run and NVML initialise again, or a failed re-init could never be retried
+      if (shutdown != NvmlReturn.UNINITIALIZED.code()) {
+        check("nvmlShutdown", shutdown);
+      }
+      try {
+        return action.get();
+      } finally {
+        check("nvmlInit_v2", raw.nvmlInit_v2());
+      }
+    } finally {
+      exclusive.unlock();
+    }
   }
 
   /**
-   * Runs {@code body} on the call thread (directly when already there) or the event thread. Only
-   * leaf calls are timed into {@link #timeInNvml()}, so a sequence does not count migd's own work
-   * between its calls, and the hand-off between threads counts as migd's time.
+   * Runs {@code body} on this thread under the shared side of the session gate. Only leaf calls are
+   * timed into {@link #timeInNvml()}, so a sequence does not count migd's own work between its
+   * calls.
    */
-  <T> T on(ExecutorService executor, Callable<T> body, boolean isCallThread, boolean timed) {
-    if (closed.get()) {
-      throw new IllegalStateException("NVML was shut down");
-    }
-    if (isCallThread && Thread.currentThread() == callThread) {
-      if (!timed) {
+  private <T> T shared(Callable<T> body, boolean timed) {
+    Lock shared = session.readLock();
+    acquire(shared);
+    try {
+      ensureOpen();
+      int[] depth = timedDepth.get();
+      if (!timed || depth[0] > 0) {
         return callUnchecked(body);
       }
+      depth[0]++;
       long start = System.nanoTime();
       try {
         return callUnchecked(body);
       } finally {
         nanosInNvml.addAndGet(System.nanoTime() - start);
+        depth[0]--;
       }
+    } finally {
+      shared.unlock();
     }
-    Future<T> future =
-        executor.submit(
-            () -> {
-              if (isCallThread) {
-                callThread = Thread.currentThread();
-              }
-              long start = System.nanoTime();
-              try {
-                return body.call();
-              } finally {
-                if (isCallThread && timed) {
-                  nanosInNvml.addAndGet(System.nanoTime() - start);
-                }
-              }
-            });
+  }
+
+  /** Runs {@code body} on the event thread, under the shared side of the session gate. */
+  <T> T onEventThread(Callable<T> body) {
+    ensureOpen();
+    Future<T> future = events.submit(() -> shared(body, false));
     try {
       return future.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       future.cancel(false);
-      throw new IllegalStateException("interrupted while waiting for an NVML call", e);
+      throw new IllegalStateException("interrupted while waiting for an NVML event", e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
@@ -150,6 +164,21 @@ abstract class FfmNvmlCalls implements Nvml {
         throw err;
       }
       throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private static void acquire(Lock lock) {
+    try {
+      lock.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for NVML", e);
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("NVML was shut down");
     }
   }
 
@@ -237,19 +266,24 @@ abstract class FfmNvmlCalls implements Nvml {
 
   @Override
   public void close() {
-    if (closed.get()) {
-      return;
-    }
+    Lock exclusive = session.writeLock();
+    exclusive.lock();
     try {
-      onCallThread(() -> check("nvmlShutdown", raw.nvmlShutdown()));
+      if (closed) {
+        return;
+      }
+      try {
+        check("nvmlShutdown", raw.nvmlShutdown());
+      } finally {
+        closed = true;
+        shutdownThreads();
+      }
     } finally {
-      closed.set(true);
-      shutdownThreads();
+      exclusive.unlock();
     }
   }
 
   final void shutdownThreads() {
-    calls.shutdownNow();
     events.shutdownNow();
   }
 }

@@ -1,0 +1,89 @@
+package io.migd.nvml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Calls from several threads at once, and the session gate a release of NVML (a GPU reset) waits
+ * on: calls in flight end first, and the handles they hold stay valid until they do.
+ */
+class SessionGateIT {
+  private final SimNode node = SimNode.start("A100-SXM4-40GB,A100-SXM4-40GB");
+
+  @AfterEach
+  void stop() {
+    node.close();
+  }
+
+  @Test
+  void callsOnSeveralThreadsAtOnceAnswerAsOnOne() {
+    var uuids =
+        IntStream.range(0, 16)
+            .parallel()
+            .mapToObj(i -> node.nvml.uuid(node.nvml.deviceByIndex(i % 2)))
+            .distinct()
+            .toList();
+    assertThat(uuids).hasSize(2);
+  }
+
+  @Test
+  void anErrorIsThrownOnTheCallersThread() {
+    // the stack names this method only if the call ran on this thread, not on a hand-off thread
+    assertThatThrownBy(() -> node.nvml.deviceByIndex(7))
+        .isInstanceOf(NvmlException.class)
+        .satisfies(
+            e ->
+                assertThat(e.getStackTrace())
+                    .anyMatch(f -> f.getMethodName().equals("anErrorIsThrownOnTheCallersThread")));
+  }
+
+  @Test
+  void aReleaseWaitsForASequenceInFlightWhoseHandlesStayValidToItsEnd() throws Exception {
+    var inSequence = new CountDownLatch(1);
+    var released = new CountDownLatch(1);
+    var sequence =
+        CompletableFuture.supplyAsync(
+            () ->
+                node.nvml.inSequence(
+                    () -> {
+                      DeviceHandle gpu = node.nvml.deviceByIndex(1);
+                      inSequence.countDown();
+                      try {
+                        boolean releasedMeanwhile = released.await(300, TimeUnit.MILLISECONDS);
+                        // the handle taken before still answers: NVML was not released under it
+                        return releasedMeanwhile + " " + node.nvml.uuid(gpu);
+                      } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                      }
+                    }));
+    assertThat(inSequence.await(10, TimeUnit.SECONDS)).isTrue();
+    var release =
+        CompletableFuture.runAsync(
+            () ->
+                node.nvml.whileReleased(
+                    () -> {
+                      released.countDown();
+                      return null;
+                    }));
+
+    String answer = sequence.get(10, TimeUnit.SECONDS);
+    release.get(10, TimeUnit.SECONDS);
+    assertThat(answer).startsWith("false GPU-");
+    assertThat(node.nvml.deviceCount()).as("NVML is back after the release").isEqualTo(2);
+  }
+
+  @Test
+  void releasingInsideASequenceIsRefusedInsteadOfWaitingForItself() {
+    assertThatThrownBy(() -> node.nvml.inSequence(() -> node.nvml.whileReleased(() -> null)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("inSequence");
+    assertThat(node.nvml.deviceCount()).isEqualTo(2);
+  }
+}
