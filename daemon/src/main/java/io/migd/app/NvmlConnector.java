@@ -49,7 +49,8 @@ public final class NvmlConnector {
     return new NvmlSession(
         nvml,
         gpu -> {
-          var done = sim.resetGpu(gpu.index().value());
+          // as nvidia-smi -r would: no NVML call of migd's runs on any GPU while the GPU resets
+          var done = nvml.whileReleased(() -> sim.resetGpu(gpu.index().value()));
           return GpuReset.Result.of(done.succeeded(), done.output());
         });
   }
