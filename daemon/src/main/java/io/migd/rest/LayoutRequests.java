@@ -129,18 +129,24 @@ final class LayoutRequests {
             + ")");
   }
 
-  /** Jackson's own sentence and where in the document, without its location dump or classes. */
+  /** Jackson's own sentence and where in the document, without its hints or class names. */
   static String describe(JacksonException e) {
     String message =
-        Optional.ofNullable(e.getOriginalMessage()).orElse(e.getClass().getSimpleName());
-    message =
-        message
+        Optional.ofNullable(e.getOriginalMessage())
+            .orElse(e.getClass().getSimpleName())
+            .replaceAll(" \\(but (could|might) if coercion[^)]*\\)", "")
+            .replaceAll(" \\(class [\\w.$]+\\)", "")
             .replaceAll("`java\\.lang\\.(\\w+)`", "$1")
-            .replaceAll("`io\\.migd\\.api\\.rest\\.([\\w$]+)`", "$1");
-    String path = e.getPathReference();
-    return path == null || path.isBlank()
-        ? message
-        : message + " (at " + path.replaceAll("io\\.migd\\.api\\.rest\\.", "") + ")";
+            .replaceAll("`?io\\.migd\\.api\\.rest\\.([\\w$]+)`?", "$1");
+    var path = new StringBuilder();
+    for (JacksonException.Reference reference : e.getPath()) {
+      if (reference.getPropertyName() != null) {
+        path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
+      } else if (reference.getIndex() >= 0) {
+        path.append('[').append(reference.getIndex()).append(']');
+      }
+    }
+    return path.isEmpty() ? message : message + " (at " + printable(path.toString()) + ")";
   }
 
   /**

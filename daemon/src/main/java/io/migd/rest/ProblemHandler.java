@@ -10,6 +10,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.ServletWebRequest;
@@ -61,16 +62,20 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         request);
   }
 
-  /** Spring MVC's own problems get the request's path as their instance. */
+  /** Spring MVC's own problems, in the same five fields as migd's, keeping their headers. */
   @Override
   protected ResponseEntity<Object> handleExceptionInternal(
       Exception ex, Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-    if (body instanceof ProblemDetail problem
-        && problem.getInstance() == null
-        && request instanceof ServletWebRequest servlet) {
-      problem.setInstance(URI.create(servlet.getRequest().getRequestURI()));
+    String path =
+        request instanceof ServletWebRequest servlet ? servlet.getRequest().getRequestURI() : "/";
+    String detail = "the request was refused";
+    if (body instanceof ProblemDetail problem && problem.getDetail() != null) {
+      detail = problem.getDetail();
+    } else if (ex instanceof ErrorResponse error && error.getBody().getDetail() != null) {
+      detail = error.getBody().getDetail();
     }
-    return super.handleExceptionInternal(ex, body, headers, status, request);
+    log.info("request refused path={} status={} detail=\"{}\"", path, status.value(), detail);
+    return new ResponseEntity<>(problem(status, detail, path), headers, status);
   }
 
   static ResponseEntity<Object> answer(
