@@ -13,6 +13,7 @@ import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
 import io.migd.reconcile.ConfigLookup;
+import io.migd.reconcile.Desired;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.Reconciler;
 import java.util.ArrayList;
@@ -73,9 +74,7 @@ class GpusController {
     for (MigConfig config : file.configs()) {
       var layouts = new ArrayList<GpuLayout>();
       var decisions = new ArrayList<GpuDecision>();
-      var targets =
-          requests.targets(
-              new io.migd.reconcile.Desired.Intent.NamedConfig(config.name()), observed);
+      var targets = requests.targets(new Desired.Intent.NamedConfig(config.name()), observed);
       for (var entry : targets.entrySet()) {
         GpuIndex index = entry.getKey();
         GpuTarget target = entry.getValue();
