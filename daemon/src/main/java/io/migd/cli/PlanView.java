@@ -36,7 +36,7 @@ final class PlanView {
               .append(':')
               .append(v.placement().size());
         } else if (v.gpuInstanceId() != null) {
-          text.append(" gi ").append(v.gpuInstanceId());
+          text.append(" at gi ").append(v.gpuInstanceId());
           if (v.computeInstanceId() != null) {
             text.append(" ci ").append(v.computeInstanceId());
           }

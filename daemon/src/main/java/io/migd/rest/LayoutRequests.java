@@ -146,6 +146,7 @@ final class LayoutRequests {
         path.append('[').append(reference.getIndex()).append(']');
       }
     }
+    message = printable(message, 500);
     return path.isEmpty() ? message : message + " (at " + printable(path.toString()) + ")";
   }
 
@@ -241,7 +242,8 @@ final class LayoutRequests {
       try {
         profile = ProfileName.parse(entry.getKey());
       } catch (ProfileNameException e) {
-        throw RestProblem.unprocessable("GPU " + index + ": unknown profile: " + e.getMessage());
+        throw RestProblem.unprocessable(
+            "GPU " + index + ": unknown profile: " + printable(e.getMessage(), 300));
       }
       Integer count = entry.getValue();
       if (count == null || count < 0) {
@@ -337,7 +339,12 @@ final class LayoutRequests {
 
   /** The text as a client may see it again: control characters escaped, at most 100 of them. */
   static String printable(String text) {
-    String cut = text.length() > 100 ? text.substring(0, 100) + "..." : text;
+    return printable(text, 100);
+  }
+
+  /** The text with control characters escaped, at most {@code limit} characters of it. */
+  static String printable(String text, int limit) {
+    String cut = text.length() > limit ? text.substring(0, limit) + "..." : text;
     var out = new StringBuilder();
     cut.codePoints()
         .forEach(
