@@ -29,8 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code /api/v1} of {@code migd serve} on a simulated A100 and T4, over real HTTP: reshapes by
  * config name and by explicit layout (checked through the simulator and {@code migd assert}), the
- * step in flight and each step's duration, dry runs that change nothing, If-Match, and a problem
- * detail for every kind of bad request, none of which touches the GPUs.
+ * step in flight and each step's duration, dry runs that change nothing and answer what {@code migd
+ * plan -o json} prints, If-Match, and a problem detail for every kind of bad request, none of which
+ * touches the GPUs.
  */
 class LayoutApiIT {
   private static final Duration PATIENCE = Duration.ofSeconds(90);
@@ -188,6 +189,9 @@ class LayoutApiIT {
     JsonNode infeasible = decision(JSON.readTree(tooMany.body()), 0);
     assertThat(infeasible.path("decision").asString()).isEqualTo("infeasible");
     assertThat(infeasible.path("reason").asString()).contains("GPU 0").contains("3g.20gb");
+
+    var cli = migd.run("plan", "-c", "all-7g.40gb", "-o", "json", NODE);
+    assertThat(JSON.readTree(cli.stdout())).as("%s", cli).isEqualTo(plan);
 
     assertThat(Files.readAllBytes(migd.stateFile())).isEqualTo(gpusBefore);
     assertThat(migd.stateDir().resolve("intent.json")).hasContent(intentBefore);
