@@ -93,6 +93,19 @@ public final class IntentService {
   }
 
   /**
+   * Replaces the intent as {@link #change(Desired.Source, Desired.Intent)} does, only if its
+   * generation is still {@code expected} (a client's {@code If-Match}); empty, changing nothing,
+   * when another change came first.
+   */
+  public synchronized Optional<Desired> changeIf(
+      long expected, Desired.Source source, Desired.Intent intent) {
+    if (current.generation() != expected) {
+      return Optional.empty();
+    }
+    return Optional.of(change(source, intent));
+  }
+
+  /**
    * The node label {@code nvidia.com/mig.config} as it is now, empty when the node has none; true
    * when that changed the intent (the caller triggers a reconcile). A value is a {@code label}
    * intent naming that config, made only when it differs from the label value the current intent

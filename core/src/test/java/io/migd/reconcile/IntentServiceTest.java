@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +19,31 @@ class IntentServiceTest {
 
   private IntentService start(Optional<IntentService.FileConfig> file) {
     return new IntentService(new IntentStore(dir), file);
+  }
+
+  @Test
+  void concurrentWritersEachGetTheirOwnGenerationAndOnlyOneIfMatchWins() throws Exception {
+    var intents = start(FILE);
+    long start = intents.current().generation();
+    int writers = 16;
+    var generations = new ConcurrentLinkedQueue<Long>();
+    var conditional = new AtomicInteger();
+    try (var pool = Executors.newFixedThreadPool(8)) {
+      for (int i = 0; i < writers; i++) {
+        var intent = new Desired.Intent.NamedConfig("config-" + i);
+        pool.submit(
+            () -> generations.add(intents.change(Desired.Source.REST, intent).generation()));
+        pool.submit(
+            () ->
+                intents
+                    .changeIf(start, Desired.Source.REST, intent)
+                    .ifPresent(d -> conditional.incrementAndGet()));
+      }
+    }
+    assertThat(generations).doesNotHaveDuplicates().hasSize(writers);
+    assertThat(conditional.get()).isLessThanOrEqualTo(1);
+    assertThat(intents.current().generation()).isEqualTo(start + writers + conditional.get());
+    assertThat(new IntentStore(dir).load()).contains(intents.current());
   }
 
   @Test

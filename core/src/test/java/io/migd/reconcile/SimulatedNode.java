@@ -44,12 +44,17 @@ public final class SimulatedNode implements AutoCloseable {
   }
 
   Reconciler reconciler(MigConfigFile configs, RebootPolicy reboot) {
+    return reconciler(configs, reboot, ProgressListener.NONE);
+  }
+
+  /** A reconciler over this node that tells {@code listener} of its progress. */
+  Reconciler reconciler(MigConfigFile configs, RebootPolicy reboot, ProgressListener listener) {
     GpuReset reset =
         gpu -> {
           var result = sim.resetGpu(gpu.index().value());
           return GpuReset.Result.of(result.succeeded(), result.output());
         };
-    return Reconciler.over(nvml, CATALOG, configs::config, ProgressListener.NONE, reset, reboot);
+    return Reconciler.over(nvml, CATALOG, configs::config, listener, reset, reboot);
   }
 
   /** The node as NVML shows it now. */

@@ -10,8 +10,10 @@ import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigWriter;
 import io.migd.reconcile.ConfigLookup;
+import io.migd.reconcile.Desired;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
+import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.OutcomeListener;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
@@ -142,12 +144,14 @@ class ReconcileConfiguration {
       MigdProperties properties,
       ObjectProvider<KubeletUsage> kubeletUsage,
       ObjectProvider<KubeletSurface> kubeletSurface,
-      ObjectProvider<NodeStateWriter> nodeStateWriter) {
+      ObjectProvider<NodeStateWriter> nodeStateWriter,
+      LayoutProgress layoutProgress) {
     KubeletSurface surface = kubeletSurface.getIfAvailable();
     KubeletUsage usage = kubeletUsage.getIfAvailable();
     var progress = new java.util.ArrayList<ProgressListener>();
     kubeletSurface.ifAvailable(progress::add);
     nodeStateWriter.ifAvailable(progress::add);
+    progress.add(layoutProgress);
     return Reconciler.over(
             session.nvml(),
             catalog,
@@ -157,6 +161,15 @@ class ReconcileConfiguration {
             surface == null ? session.reset() : surface.watching(session.reset()),
             new CommandReboot(properties))
         .withParallelism(properties.reconcile().parallelism());
+  }
+
+  /**
+   * How far the node is towards its intent, for {@code GET /api/v1/layout}: told of every plan,
+   * step and outcome.
+   */
+  @Bean
+  LayoutProgress layoutProgress() {
+    return new LayoutProgress();
   }
 
   /**
@@ -185,10 +198,15 @@ class ReconcileConfiguration {
       Reconciler reconciler,
       IntentService intents,
       MigdProperties properties,
-      List<OutcomeListener> listeners) {
+      List<OutcomeListener> listeners,
+      LayoutProgress progress) {
     return new ReconcileLoop(
         reconciler,
-        intents::current,
+        () -> {
+          Desired desired = intents.current();
+          progress.reconcileStarted(desired);
+          return desired;
+        },
         new ReconcileSettings(
             properties.reconcile().resync(),
             Duration.ofSeconds(1),

@@ -8,6 +8,7 @@ import io.migd.plan.Decision;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.RebootPolicy;
+import io.migd.rest.RestViews;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -51,7 +52,7 @@ final class PlanCommand implements Callable<Integer> {
             JsonMapper.builder()
                 .build()
                 .writerWithDefaultPrettyPrinter()
-                .writeValueAsString(PlanView.of(decisions)));
+                .writeValueAsString(RestViews.planResult(decisions)));
       } else {
         decisions.forEach((gpu, decision) -> out.println(PlanView.describe(gpu, decision)));
       }

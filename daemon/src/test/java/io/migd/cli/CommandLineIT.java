@@ -156,7 +156,8 @@ class CommandLineIT {
     var steps = new ArrayList<String>();
     for (JsonNode step : view.path("plan").path("steps")) {
       assertThat(step.propertyNames())
-          .containsExactlyInAnyOrder("gpu", "action", "profile", "placement");
+          .contains("gpu", "action")
+          .isSubsetOf("gpu", "action", "profile", "placement", "gpuInstancePlacement");
       steps.add(
           step.path("gpu").asInt()
               + " "
@@ -164,7 +165,10 @@ class CommandLineIT {
               + " "
               + step.path("profile").asString()
               + " "
-              + step.path("placement").asString());
+              + (step.has("gpuInstancePlacement")
+                  ? at(step.path("gpuInstancePlacement")) + "/"
+                  : "")
+              + (step.has("placement") ? at(step.path("placement")) : ""));
     }
     assertThat(steps)
         .hasSize(18)
@@ -370,6 +374,10 @@ class CommandLineIT {
                 "1g.10gb[1g.10gb]",
                 "1g.10gb[1g.10gb]",
                 "1g.10gb[1g.10gb]"));
+  }
+
+  private static String at(JsonNode placement) {
+    return placement.path("start").asInt() + ":" + placement.path("size").asInt();
   }
 
   private static int gpuInstanceId(JsonNode gpu, String profile) {

@@ -16,7 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The simulator's command-line front {@code nvml-sim}, extracted from test-fixtures, used to look
  * at and change a node's state file from outside migd (test-fixtures/README.md).
  */
-final class NvmlSimCommand {
+public final class NvmlSimCommand {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final Path executable;
@@ -28,12 +28,12 @@ final class NvmlSimCommand {
   /**
    * Extracts {@code nvml-sim} (and the library beside it) into a new directory under {@code dir}.
    */
-  static NvmlSimCommand extract(Path dir) {
+  public static NvmlSimCommand extract(Path dir) {
     return new NvmlSimCommand(SimulatedNvml.extract(dir).cliPath());
   }
 
   /** Runs {@code nvml-sim --state STATE ARGS...}; fails unless it exits 0; returns its stdout. */
-  String run(Path state, String... args) {
+  public String run(Path state, String... args) {
     var command = new ArrayList<String>();
     command.add(executable.toString());
     command.add("--state");
@@ -83,7 +83,7 @@ final class NvmlSimCommand {
   }
 
   /** The layout of every GPU of a state file, in index order. */
-  List<GpuLayout> layouts(Path state) {
+  public List<GpuLayout> layouts(Path state) {
     var layouts = new ArrayList<GpuLayout>();
     for (JsonNode gpu : status(state).path("gpus")) {
       layouts.add(GpuLayout.of(gpu));
@@ -97,7 +97,8 @@ final class NvmlSimCommand {
    * placements and ids do not matter but a GPU instance without compute instances, or one too many,
    * does.
    */
-  record GpuLayout(String model, boolean migCurrent, boolean migPending, List<String> instances) {
+  public record GpuLayout(
+      String model, boolean migCurrent, boolean migPending, List<String> instances) {
     static GpuLayout of(JsonNode gpu) {
       var instances = new ArrayList<String>();
       for (JsonNode gi : gpu.path("gpuInstances")) {
@@ -118,12 +119,12 @@ final class NvmlSimCommand {
     }
 
     /** MIG enabled with these GPU instances ({@code profile[compute-instance profiles]}). */
-    static GpuLayout mig(String model, String... instances) {
+    public static GpuLayout mig(String model, String... instances) {
       return new GpuLayout(model, true, true, List.of(instances).stream().sorted().toList());
     }
 
     /** MIG disabled, nothing on the GPU. */
-    static GpuLayout disabled(String model) {
+    public static GpuLayout disabled(String model) {
       return new GpuLayout(model, false, false, List.of());
     }
   }

@@ -1,0 +1,70 @@
+package io.migd.api.rest;
+
+import java.util.List;
+
+/**
+ * One GPU as NVML shows it at the time of the call ({@code GET /api/v1/gpus}).
+ *
+ * @param index the NVML index
+ * @param uuid the GPU's UUID
+ * @param model the name NVML reports
+ * @param pciBusId the PCI bus id
+ * @param pciDeviceId the PCI device id, {@code 0xDDDDVVVV}
+ * @param pciSubsystemId the PCI subsystem id, {@code 0xSSSSVVVV}
+ * @param memoryMiB total memory
+ * @param migCapable whether the GPU has MIG
+ * @param migMode the current and pending MIG mode
+ * @param slices the MIG devices, one per compute instance
+ * @param replicas time-sliced replicas the intent gives the GPU (1 = the whole GPU)
+ */
+public record GpuStatus(
+    int index,
+    String uuid,
+    String model,
+    String pciBusId,
+    String pciDeviceId,
+    String pciSubsystemId,
+    long memoryMiB,
+    boolean migCapable,
+    MigMode migMode,
+    List<Slice> slices,
+    int replicas) {
+  /** Copies the list. */
+  public GpuStatus {
+    slices = List.copyOf(slices);
+  }
+
+  /**
+   * The MIG mode; a change stays pending until the GPU is reset.
+   *
+   * @param current the mode in effect
+   * @param pending the mode after the next reset
+   */
+  public record MigMode(boolean current, boolean pending) {}
+
+  /**
+   * One MIG device: a compute instance in its GPU instance.
+   *
+   * @param gpuInstanceId the GPU instance's id
+   * @param computeInstanceId the compute instance's id
+   * @param profile the MIG profile ({@code 1c.3g.20gb} for a compute instance smaller than its GPU
+   *     instance)
+   * @param placement the GPU instance's placement in memory slices
+   * @param uuid the MIG device's UUID
+   * @param inUse whether a pod or process holds it
+   * @param pods the pods (or processes) that hold it
+   */
+  public record Slice(
+      int gpuInstanceId,
+      int computeInstanceId,
+      String profile,
+      Placement placement,
+      String uuid,
+      boolean inUse,
+      List<String> pods) {
+    /** Copies the list. */
+    public Slice {
+      pods = List.copyOf(pods);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package io.migd.app;
+
+import io.migd.devices.KubeletUsage;
+import io.migd.layout.NodeObserver;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.reconcile.Reconciler;
+import io.migd.rest.RestNode;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ComponentScan;
+import org.springframework.context.annotation.Configuration;
+
+/** The REST surface under {@code /api/v1}: its controllers and what they read of the node. */
+@Configuration(proxyBeanMethods = false)
+@ComponentScan("io.migd.rest")
+class RestConfiguration {
+  /** Its own observer over the daemon's NVML session; usage as the reconciler reads it. */
+  @Bean
+  RestNode restNode(
+      NvmlSession session, GpuModelCatalog catalog, ObjectProvider<KubeletUsage> kubeletUsage) {
+    KubeletUsage usage = kubeletUsage.getIfAvailable();
+    return new RestNode(
+        new NodeObserver(session.nvml(), catalog),
+        usage == null ? Reconciler.processUsage(session.nvml()) : usage);
+  }
+}

@@ -1,0 +1,92 @@
+package io.migd.rest;
+
+import io.migd.api.rest.ConfigStatus;
+import io.migd.api.rest.GpuDecision;
+import io.migd.api.rest.GpuLayout;
+import io.migd.api.rest.GpuStatus;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.ObservedNode;
+import io.migd.layout.Usage;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.MigConfig;
+import io.migd.profiles.MigConfigFile;
+import io.migd.reconcile.ConfigLookup;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.IntentService;
+import io.migd.reconcile.Reconciler;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /api/v1/gpus} and {@code GET /api/v1/configs}: the GPUs as NVML shows them at the time
+ * of the call, and what each config of the config file would make of them.
+ */
+@RestController
+@RequestMapping(value = "/api/v1", produces = MediaType.APPLICATION_JSON_VALUE)
+class GpusController {
+  private final RestNode node;
+  private final IntentService intents;
+  private final Reconciler reconciler;
+  private final MigConfigFile file;
+  private final LayoutRequests requests;
+
+  GpusController(
+      RestNode node,
+      IntentService intents,
+      Reconciler reconciler,
+      ConfigLookup configs,
+      MigConfigFile file,
+      GpuModelCatalog catalog) {
+    this.node = node;
+    this.intents = intents;
+    this.reconciler = reconciler;
+    this.file = file;
+    this.requests = new LayoutRequests(configs, file, catalog);
+  }
+
+  @GetMapping("/gpus")
+  List<GpuStatus> gpus() {
+    ObservedNode observed = node.observer().observe();
+    Usage usage = node.usage().usage(observed);
+    var resolved = reconciler.resolve(intents.current(), observed);
+    var result = new ArrayList<GpuStatus>();
+    for (ObservedGpu gpu : observed.gpus()) {
+      int replicas =
+          resolved.get(gpu.index()) instanceof Reconciler.Resolution.Target(var target)
+              ? target.replicas()
+              : 1;
+      result.add(RestViews.gpu(gpu, usage, replicas));
+    }
+    return result;
+  }
+
+  @GetMapping("/configs")
+  List<ConfigStatus> configs() {
+    ObservedNode observed = node.observer().observe();
+    Usage usage = node.usage().usage(observed);
+    var result = new ArrayList<ConfigStatus>();
+    for (MigConfig config : file.configs()) {
+      var layouts = new ArrayList<GpuLayout>();
+      var decisions = new ArrayList<GpuDecision>();
+      var targets = requests.targets(new Desired.Intent.NamedConfig(config.name()), observed);
+      for (var entry : targets.entrySet()) {
+        GpuIndex index = entry.getKey();
+        GpuTarget target = entry.getValue();
+        layouts.add(RestViews.layout(target));
+        ObservedGpu gpu =
+            observed.gpus().stream().filter(g -> g.index().equals(index)).findFirst().orElseThrow();
+        requests
+            .decide(target, gpu, usage)
+            .ifPresent(d -> decisions.add(RestViews.decision(index, d)));
+      }
+      result.add(new ConfigStatus(config.name(), layouts, decisions));
+    }
+    return result;
+  }
+}

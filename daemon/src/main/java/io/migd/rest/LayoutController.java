@@ -1,0 +1,156 @@
+package io.migd.rest;
+
+import io.migd.api.rest.LayoutAccepted;
+import io.migd.api.rest.LayoutRequest;
+import io.migd.api.rest.LayoutStatus;
+import io.migd.api.rest.PlanResult;
+import io.migd.layout.ObservedNode;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.MigConfigFile;
+import io.migd.reconcile.ConfigLookup;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.IntentService;
+import io.migd.reconcile.LayoutProgress;
+import io.migd.reconcile.Outcome;
+import io.migd.reconcile.ReconcileLoop;
+import io.migd.reconcile.Reconciler;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /api/v1/layout} (the intent and how far the node is) and {@code PUT /api/v1/layout} (a
+ * new intent, or with {@code dryRun=true} only its plan). The body is checked here, before anything
+ * reaches NVML; the intent service, the reconciler and its loop do the work.
+ */
+@RestController
+@RequestMapping("/api/v1")
+class LayoutController {
+  private static final Logger log = LoggerFactory.getLogger(LayoutController.class);
+
+  private final IntentService intents;
+  private final ReconcileLoop loop;
+  private final Reconciler reconciler;
+  private final LayoutProgress progress;
+  private final LayoutRequests requests;
+
+  LayoutController(
+      IntentService intents,
+      ReconcileLoop loop,
+      Reconciler reconciler,
+      LayoutProgress progress,
+      ConfigLookup configs,
+      MigConfigFile file,
+      GpuModelCatalog catalog) {
+    this.intents = intents;
+    this.loop = loop;
+    this.reconciler = reconciler;
+    this.progress = progress;
+    this.requests = new LayoutRequests(configs, file, catalog);
+  }
+
+  @GetMapping(value = "/layout", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<LayoutStatus> layout() {
+    Desired desired = intents.current();
+    return ResponseEntity.ok()
+        .eTag(etag(desired.generation()))
+        .body(RestViews.status(desired, progress.snapshot(desired)));
+  }
+
+  @PutMapping(
+      value = "/layout",
+      consumes = MediaType.APPLICATION_JSON_VALUE,
+      produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<?> setLayout(
+      @RequestParam(name = "dryRun", defaultValue = "false") boolean dryRun,
+      @RequestHeader(name = "If-Match", required = false) String ifMatch,
+      HttpServletRequest http)
+      throws IOException {
+    LayoutRequest body = LayoutRequests.read(http.getInputStream(), http.getContentLengthLong());
+    ObservedNode observed =
+        loop.lastOutcome()
+            .map(Outcome::observed)
+            .orElseThrow(
+                () ->
+                    new RestProblem(
+                        HttpStatus.SERVICE_UNAVAILABLE,
+                        "the first reconcile has not ended yet; try again in a moment"));
+    Desired.Intent intent = requests.intent(body, observed);
+    OptionalLong expected = ifMatch(ifMatch);
+    Desired now = intents.current();
+    checkFresh(expected, now);
+    if (!dryRun) {
+      requests.checkFeasible(intent, observed);
+    }
+    Desired candidate =
+        new Desired(
+            Desired.Source.REST, intent, now.generation() + 1, now.labelValue(), "", Map.of());
+    PlanResult plan = RestViews.planResult(reconciler.plan(candidate));
+    if (dryRun) {
+      return ResponseEntity.ok().eTag(etag(now.generation())).body(plan);
+    }
+    Desired next =
+        expected.isPresent()
+            ? intents
+                .changeIf(expected.getAsLong(), Desired.Source.REST, intent)
+                .orElseThrow(() -> stale(expected.getAsLong(), intents.current()))
+            : intents.change(Desired.Source.REST, intent);
+    loop.trigger();
+    log.info("REST intent accepted generation={} intent={}", next.generation(), intent);
+    return ResponseEntity.status(HttpStatus.ACCEPTED)
+        .eTag(etag(next.generation()))
+        .body(new LayoutAccepted(next.generation(), plan.plan(), plan.decisions()));
+  }
+
+  private static void checkFresh(OptionalLong expected, Desired now) {
+    if (expected.isPresent() && expected.getAsLong() != now.generation()) {
+      throw stale(expected.getAsLong(), now);
+    }
+  }
+
+  private static RestProblem stale(long expected, Desired now) {
+    return new RestProblem(
+        HttpStatus.PRECONDITION_FAILED,
+        "If-Match names generation "
+            + expected
+            + ", but the current generation is "
+            + now.generation()
+            + "; read GET /api/v1/layout and decide again");
+  }
+
+  /** The generation If-Match names (quoted, bare or weak); empty for none or {@code *}. */
+  static OptionalLong ifMatch(String header) {
+    if (header == null || header.strip().equals("*")) {
+      return OptionalLong.empty();
+    }
+    String value = header.strip();
+    if (value.startsWith("W/")) {
+      value = value.substring(2);
+    }
+    if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+      value = value.substring(1, value.length() - 1);
+    }
+    try {
+      return OptionalLong.of(Long.parseLong(value));
+    } catch (NumberFormatException e) {
+      // an entity tag migd never gave out matches nothing
+      return OptionalLong.of(-1);
+    }
+  }
+
+  static String etag(long generation) {
+    return "\"" + generation + "\"";
+  }
+}

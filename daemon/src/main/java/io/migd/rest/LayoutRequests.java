@@ -1,0 +1,360 @@
+package io.migd.rest;
+
+import io.migd.api.rest.GpuLayout;
+import io.migd.api.rest.LayoutRequest;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.ObservedNode;
+import io.migd.layout.TargetResolver;
+import io.migd.layout.Usage;
+import io.migd.plan.Decision;
+import io.migd.plan.Planner;
+import io.migd.profiles.GpuModel;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.MigConfig;
+import io.migd.profiles.MigConfigFile;
+import io.migd.profiles.ProfileName;
+import io.migd.profiles.ProfileNameException;
+import io.migd.reconcile.ConfigLookup;
+import io.migd.reconcile.Desired;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SequencedMap;
+import java.util.stream.Collectors;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.LogicalType;
+
+/**
+ * Reads and checks the body of {@code PUT /api/v1/layout} at the edge, before anything touches
+ * NVML: strict JSON (no unknown fields, duplicate keys or coerced scalars), then the intent it
+ * names, checked against the config file, the catalogue and the GPUs as the last reconcile saw
+ * them. Every failure is a {@link RestProblem} that names what is wrong.
+ */
+final class LayoutRequests {
+  /** The largest body accepted; a layout of every GPU of a node is a few hundred bytes. */
+  static final int MAX_BODY_BYTES = 64 * 1024;
+
+  /** More MIG devices than any GPU has compute slices: refused before anything is expanded. */
+  static final int MAX_MIG_DEVICES = 64;
+
+  /** More replicas than any device plugin should advertise for one GPU. */
+  static final int MAX_REPLICAS = 1024;
+
+  private static final JsonMapper STRICT =
+      JsonMapper.builder()
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+          .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .withCoercionConfig(
+              LogicalType.Textual,
+              c ->
+                  c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Integer,
+              c ->
+                  c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Boolean,
+              c ->
+                  c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail))
+          .build();
+
+  private final ConfigLookup configs;
+  private final MigConfigFile file;
+  private final GpuModelCatalog catalog;
+
+  LayoutRequests(ConfigLookup configs, MigConfigFile file, GpuModelCatalog catalog) {
+    this.configs = configs;
+    this.file = file;
+    this.catalog = catalog;
+  }
+
+  /** Reads the body: at most {@link #MAX_BODY_BYTES}, strict JSON, one {@link LayoutRequest}. */
+  static LayoutRequest read(InputStream body, long contentLength) {
+    if (contentLength > MAX_BODY_BYTES) {
+      throw tooLarge(contentLength);
+    }
+    byte[] bytes;
+    try {
+      bytes = body.readNBytes(MAX_BODY_BYTES + 1);
+    } catch (IOException e) {
+      throw RestProblem.badRequest("the request body could not be read: " + e.getMessage());
+    }
+    if (bytes.length > MAX_BODY_BYTES) {
+      throw tooLarge(bytes.length);
+    }
+    if (bytes.length == 0) {
+      throw RestProblem.badRequest(
+          "the body is empty; send {\"config\":\"NAME\"} or {\"gpus\":[...]}");
+    }
+    try {
+      LayoutRequest request = STRICT.readValue(bytes, LayoutRequest.class);
+      if (request == null) {
+        throw RestProblem.badRequest(
+            "the body is null; send {\"config\":\"NAME\"} or {\"gpus\":[...]}");
+      }
+      return request;
+    } catch (JacksonException e) {
+      throw RestProblem.badRequest("malformed request body: " + describe(e));
+    }
+  }
+
+  private static RestProblem tooLarge(long size) {
+    return new RestProblem(
+        org.springframework.http.HttpStatus.CONTENT_TOO_LARGE,
+        "the body is over "
+            + MAX_BODY_BYTES
+            + " bytes ("
+            + (size > MAX_BODY_BYTES ? "at least " + size : size)
+            + ")");
+  }
+
+  /** Jackson's own sentence and where in the document, without its hints or class names. */
+  static String describe(JacksonException e) {
+    String message =
+        Optional.ofNullable(e.getOriginalMessage())
+            .orElse(e.getClass().getSimpleName())
+            .replaceAll(" \\(but (could|might) if coercion[^)]*\\)", "")
+            .replaceAll(" \\(class [\\w.$]+\\)", "")
+            .replaceAll("`java\\.lang\\.(\\w+)`", "$1")
+            .replaceAll("`?io\\.migd\\.api\\.rest\\.([\\w$]+)`?", "$1");
+    var path = new StringBuilder();
+    for (JacksonException.Reference reference : e.getPath()) {
+      if (reference.getPropertyName() != null) {
+        path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
+      } else if (reference.getIndex() >= 0) {
+        path.append('[').append(reference.getIndex()).append(']');
+      }
+    }
+    message = printable(message, 500);
+    return path.isEmpty() ? message : message + " (at " + printable(path.toString()) + ")";
+  }
+
+  /**
+   * The intent the request names, checked against the config file and the GPUs as last observed; an
+   * explicit layout of a GPU that does not exist, an unknown config or profile, or impossible
+   * numbers are 422.
+   */
+  Desired.Intent intent(LayoutRequest request, ObservedNode observed) {
+    if ((request.config() == null) == (request.gpus() == null)) {
+      throw RestProblem.badRequest(
+          "give exactly one of \"config\" (a config name) and \"gpus\" (an explicit layout)");
+    }
+    if (request.config() != null) {
+      String name = request.config();
+      if (configs.problem().isPresent()) {
+        throw RestProblem.unprocessable(
+            "the config file cannot be used: " + configs.problem().get());
+      }
+      if (configs.config(name).isEmpty()) {
+        throw RestProblem.unprocessable(
+            "unknown config \""
+                + printable(name)
+                + "\"; the config file has: "
+                + String.join(", ", file.configNames()));
+      }
+      return new Desired.Intent.NamedConfig(name);
+    }
+    if (request.gpus().isEmpty()) {
+      throw RestProblem.unprocessable("\"gpus\" is empty; name at least one GPU");
+    }
+    var seen = new HashSet<Integer>();
+    var targets = new ArrayList<GpuTarget>();
+    for (int i = 0; i < request.gpus().size(); i++) {
+      GpuLayout gpu = request.gpus().get(i);
+      if (gpu == null) {
+        throw RestProblem.badRequest("gpus[" + i + "] is null; give a GPU layout");
+      }
+      targets.add(target(gpu, i, observed));
+      if (!seen.add(gpu.gpu())) {
+        throw RestProblem.unprocessable("GPU " + gpu.gpu() + " is given twice in \"gpus\"");
+      }
+    }
+    return new Desired.Intent.Layout(targets);
+  }
+
+  private GpuTarget target(GpuLayout gpu, int i, ObservedNode observed) {
+    String at = "gpus[" + i + "]";
+    if (gpu.gpu() == null) {
+      throw RestProblem.unprocessable(at + " has no \"gpu\" (the GPU's index)");
+    }
+    int index = gpu.gpu();
+    if (index < 0 || observed.gpus().stream().noneMatch(g -> g.index().value() == index)) {
+      throw RestProblem.unprocessable(
+          "GPU index "
+              + index
+              + " is out of range: this node has GPUs "
+              + observed.gpus().stream()
+                  .map(g -> Integer.toString(g.index().value()))
+                  .collect(Collectors.joining(", ")));
+    }
+    boolean migEnabled = gpu.migEnabled() != null ? gpu.migEnabled() : gpu.migDevices() != null;
+    var gpuIndex = new GpuIndex(index);
+    if (gpu.timeSlicing() != null) {
+      if (migEnabled) {
+        throw RestProblem.unprocessable(
+            "GPU " + index + ": \"timeSlicing\" applies to a GPU with MIG disabled");
+      }
+      Integer replicas = gpu.timeSlicing().replicas();
+      if (replicas == null || replicas < 1 || replicas > MAX_REPLICAS) {
+        throw RestProblem.unprocessable(
+            "GPU "
+                + index
+                + ": \"timeSlicing.replicas\" must be between 1 and "
+                + MAX_REPLICAS
+                + ", got "
+                + replicas);
+      }
+      return GpuTarget.whole(gpuIndex, replicas);
+    }
+    if (!migEnabled) {
+      if (gpu.migDevices() != null && !gpu.migDevices().isEmpty()) {
+        throw RestProblem.unprocessable(
+            "GPU " + index + ": \"migDevices\" given with \"migEnabled\": false");
+      }
+      return GpuTarget.whole(gpuIndex, 1);
+    }
+    var devices = new LinkedHashMap<ProfileName, Integer>();
+    long total = 0;
+    Map<String, Integer> asked = gpu.migDevices() == null ? Map.of() : gpu.migDevices();
+    for (var entry : asked.entrySet()) {
+      ProfileName profile;
+      try {
+        profile = ProfileName.parse(entry.getKey());
+      } catch (ProfileNameException e) {
+        throw RestProblem.unprocessable(
+            "GPU " + index + ": unknown profile: " + printable(e.getMessage(), 300));
+      }
+      Integer count = entry.getValue();
+      if (count == null || count < 0) {
+        throw RestProblem.unprocessable(
+            "GPU " + index + ": the count of " + profile + " must be 0 or more, got " + count);
+      }
+      total += count;
+      if (total > MAX_MIG_DEVICES) {
+        throw RestProblem.unprocessable(
+            "GPU "
+                + index
+                + ": too many instances: "
+                + total
+                + " or more MIG devices asked for, no GPU has more than "
+                + MAX_MIG_DEVICES);
+      }
+      if (count > 0) {
+        devices.put(profile, count);
+      }
+    }
+    try {
+      return GpuTarget.mig(gpuIndex, TargetResolver.gpuInstances(devices));
+    } catch (IllegalArgumentException e) {
+      throw RestProblem.unprocessable("GPU " + index + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Refuses (422) an intent that cannot exist on some GPU it selects, naming the GPU and profile
+   * and what would fit: decided by the planner over the GPUs as last observed, with no NVML call.
+   */
+  void checkFeasible(Desired.Intent intent, ObservedNode observed) {
+    var problems = new ArrayList<String>();
+    targets(intent, observed)
+        .forEach(
+            (gpu, target) ->
+                infeasibility(target, observedGpu(observed, gpu)).ifPresent(problems::add));
+    if (!problems.isEmpty()) {
+      throw RestProblem.unprocessable(String.join("; ", problems));
+    }
+  }
+
+  /** What the intent asks of each GPU it selects on the node as observed. */
+  SequencedMap<GpuIndex, GpuTarget> targets(Desired.Intent intent, ObservedNode observed) {
+    var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
+    switch (intent) {
+      case Desired.Intent.Nothing() -> {}
+      case Desired.Intent.NamedConfig(var name) -> {
+        Optional<MigConfig> config = configs.config(name);
+        config.ifPresent(c -> targets.putAll(TargetResolver.resolve(c, observed)));
+      }
+      case Desired.Intent.Layout(var gpus) -> gpus.forEach(t -> targets.put(t.gpu(), t));
+    }
+    return targets;
+  }
+
+  /** Why {@code target} cannot exist on {@code gpu}, empty when it can. */
+  Optional<String> infeasibility(GpuTarget target, ObservedGpu gpu) {
+    return decide(target, gpu, Usage.NONE)
+        .flatMap(
+            decision ->
+                decision instanceof Decision.Infeasible(var reason)
+                    ? Optional.of(reason)
+                    : Optional.empty());
+  }
+
+  /**
+   * The planner's decision from the catalogue alone (no NVML); empty for a GPU model the catalogue
+   * lacks that should run without MIG, which only the reconciler decides.
+   */
+  Optional<Decision> decide(GpuTarget target, ObservedGpu gpu, Usage usage) {
+    Optional<GpuModel> model = catalog.byPciDeviceId(gpu.pci().deviceId());
+    if (target.migEnabled() && (!gpu.migCapable() || model.isEmpty())) {
+      return Optional.of(
+          new Decision.Infeasible(
+              "GPU "
+                  + gpu.index()
+                  + " ("
+                  + gpu.name()
+                  + ") has no MIG migd knows of; give it \"migEnabled\": false, with \"timeSlicing\""
+                  + " for replicas"));
+    }
+    return model.map(m -> Planner.decide(target, gpu, usage, m));
+  }
+
+  private static ObservedGpu observedGpu(ObservedNode observed, GpuIndex gpu) {
+    return observed.gpus().stream()
+        .filter(g -> g.index().equals(gpu))
+        .findFirst()
+        .orElseThrow(
+            () -> RestProblem.unprocessable("GPU " + gpu + " does not exist on this node"));
+  }
+
+  /** The text as a client may see it again: control characters escaped, at most 100 of them. */
+  static String printable(String text) {
+    return printable(text, 100);
+  }
+
+  /** The text with control characters escaped, at most {@code limit} characters of it. */
+  static String printable(String text, int limit) {
+    String cut = text.length() > limit ? text.substring(0, limit) + "..." : text;
+    var out = new StringBuilder();
+    cut.codePoints()
+        .forEach(
+            c -> {
+              if (Character.isISOControl(c)) {
+                out.append(String.format("\\u%04x", c));
+              } else {
+                out.appendCodePoint(c);
+              }
+            });
+    return out.toString();
+  }
+}

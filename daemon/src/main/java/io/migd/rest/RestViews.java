@@ -1,0 +1,249 @@
+package io.migd.rest;
+
+import io.migd.api.rest.DesiredLayout;
+import io.migd.api.rest.GpuDecision;
+import io.migd.api.rest.GpuLayout;
+import io.migd.api.rest.GpuStatus;
+import io.migd.api.rest.LayoutStatus;
+import io.migd.api.rest.PlanResult;
+import io.migd.api.rest.PlanStep;
+import io.migd.api.rest.PlanSteps;
+import io.migd.api.rest.ReconcileOutcome;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuInstanceSpec;
+import io.migd.layout.GpuTarget;
+import io.migd.layout.LiveComputeInstance;
+import io.migd.layout.LiveGpuInstance;
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.Usage;
+import io.migd.plan.Decision;
+import io.migd.plan.Step;
+import io.migd.profiles.Placement;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.GpuResult;
+import io.migd.reconcile.LayoutProgress;
+import io.migd.reconcile.Outcome;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one mapping from the core's values to the REST records: {@code PUT /api/v1/layout}'s plan,
+ * {@code GET /api/v1/layout} and {@code migd plan -o json} all go through it.
+ */
+public final class RestViews {
+  private RestViews() {}
+
+  /** The plan and decisions of every GPU, as a dry run answers them. */
+  public static PlanResult planResult(Map<GpuIndex, Decision> decisions) {
+    var steps = new ArrayList<PlanStep>();
+    var views = new ArrayList<GpuDecision>();
+    decisions.forEach(
+        (gpu, decision) -> {
+          if (decision instanceof Decision.Change(var plan)) {
+            plan.steps().forEach(step -> steps.add(step(step)));
+          }
+          views.add(decision(gpu, decision));
+        });
+    return new PlanResult(new PlanSteps(steps, null), views);
+  }
+
+  /** One GPU's decision. */
+  public static GpuDecision decision(GpuIndex gpu, Decision decision) {
+    List<String> holders =
+        decision instanceof Decision.Blocked(var names, var reason) ? names : List.of();
+    return new GpuDecision(gpu.value(), kind(decision), reason(decision), holders, null);
+  }
+
+  /** The decision's wire name. */
+  public static String kind(Decision decision) {
+    return switch (decision) {
+      case Decision.InSync() -> "inSync";
+      case Decision.Change _ -> "change";
+      case Decision.Blocked _ -> "blocked";
+      case Decision.Infeasible _ -> "infeasible";
+      case Decision.Unmanaged() -> "unmanaged";
+      case Decision.Failed _ -> "failed";
+    };
+  }
+
+  /** The decision in one sentence. */
+  public static String reason(Decision decision) {
+    return switch (decision) {
+      case Decision.InSync() -> "matches the desired layout";
+      case Decision.Change(var plan) ->
+          plan.steps().size()
+              + " steps, "
+              + plan.gpuInstancesDestroyed()
+              + " GPU instances destroyed";
+      case Decision.Blocked(var holders, var reason) -> reason;
+      case Decision.Infeasible(var reason) -> reason;
+      case Decision.Unmanaged() -> "not selected by the config; migd leaves it as it is";
+      case Decision.Failed(var code, var reason) -> reason;
+    };
+  }
+
+  /** One step; ids only for instances that exist, never predicted. */
+  public static PlanStep step(Step step) {
+    return switch (step) {
+      case Step.EnableMig(var gpu) ->
+          new PlanStep(gpu.value(), "enableMig", null, null, null, null, null, null);
+      case Step.DisableMig(var gpu) ->
+          new PlanStep(gpu.value(), "disableMig", null, null, null, null, null, null);
+      case Step.DestroyComputeInstance(var gpu, var giId, var ciId) ->
+          new PlanStep(gpu.value(), "destroyComputeInstance", null, null, null, giId, ciId, null);
+      case Step.DestroyGpuInstance(var gpu, var giId) ->
+          new PlanStep(gpu.value(), "destroyGpuInstance", null, null, null, giId, null, null);
+      case Step.CreateGpuInstance(var gpu, var profile, var id, var at) ->
+          new PlanStep(
+              gpu.value(),
+              "createGpuInstance",
+              profile.toString(),
+              placement(at),
+              null,
+              null,
+              null,
+              null);
+      case Step.CreateComputeInstance(var gpu, var giAt, var profile, var id, var at) ->
+          new PlanStep(
+              gpu.value(),
+              "createComputeInstance",
+              profile.toString(),
+              placement(at),
+              placement(giAt),
+              null,
+              null,
+              null);
+    };
+  }
+
+  private static io.migd.api.rest.Placement placement(Placement at) {
+    return new io.migd.api.rest.Placement(at.start(), at.size());
+  }
+
+  /** The intent as {@code GET /api/v1/layout} shows it. */
+  public static DesiredLayout desired(Desired desired) {
+    return switch (desired.intent()) {
+      case Desired.Intent.Nothing() ->
+          new DesiredLayout(desired.source().wireName(), null, null, desired.generation());
+      case Desired.Intent.NamedConfig(var name) ->
+          new DesiredLayout(desired.source().wireName(), name, null, desired.generation());
+      case Desired.Intent.Layout(var gpus) ->
+          new DesiredLayout(
+              desired.source().wireName(),
+              null,
+              gpus.stream().map(RestViews::layout).toList(),
+              desired.generation());
+    };
+  }
+
+  /** A GPU target in the shape {@code PUT} takes. */
+  public static GpuLayout layout(GpuTarget target) {
+    if (!target.migEnabled()) {
+      return new GpuLayout(
+          target.gpu().value(),
+          false,
+          null,
+          target.replicas() == 1 ? null : new GpuLayout.TimeSlicing(target.replicas()));
+    }
+    var devices = new LinkedHashMap<String, Integer>();
+    for (GpuInstanceSpec spec : target.gpuInstances()) {
+      if (spec.isWhole()) {
+        devices.merge(spec.profile().toString(), 1, Integer::sum);
+      } else {
+        for (int slices : spec.computeInstanceSlices()) {
+          devices.merge(spec.profile().computeInstance(slices).toString(), 1, Integer::sum);
+        }
+      }
+    }
+    return new GpuLayout(target.gpu().value(), true, devices, null);
+  }
+
+  /** {@code GET /api/v1/layout}'s answer. */
+  public static LayoutStatus status(Desired desired, LayoutProgress.Snapshot progress) {
+    var steps = new ArrayList<PlanStep>();
+    for (LayoutProgress.TimedStep timed : progress.plan()) {
+      PlanStep view = step(timed.step());
+      steps.add(timed.ran() ? view.took(timed.took().toMillis()) : view);
+    }
+    var decisions = new ArrayList<GpuDecision>();
+    progress
+        .outcome()
+        .ifPresent(outcome -> outcome.results().forEach((gpu, r) -> decisions.add(result(gpu, r))));
+    return new LayoutStatus(
+        desired(desired),
+        progress.state(),
+        progress.reason(),
+        new PlanSteps(steps, progress.reshapeEnded() ? progress.total().toMillis() : null),
+        decisions,
+        progress.inFlight().stream().map(RestViews::step).toList(),
+        progress.outcome().map(RestViews::outcome).orElse(null));
+  }
+
+  private static ReconcileOutcome outcome(Outcome outcome) {
+    return new ReconcileOutcome(
+        outcome.generation(),
+        outcome.state().wireName(),
+        outcome.reason(),
+        outcome.at().toString());
+  }
+
+  /** How one GPU ended its last reconcile, as a decision with the state it left the GPU in. */
+  public static GpuDecision result(GpuIndex gpu, GpuResult result) {
+    String kind =
+        switch (result) {
+          case GpuResult.InSync() -> "inSync";
+          case GpuResult.Applied _, GpuResult.Applying _, GpuResult.Rebooting _ -> "change";
+          case GpuResult.Blocked _, GpuResult.AwaitingModeChange _ -> "blocked";
+          case GpuResult.Infeasible _ -> "infeasible";
+          case GpuResult.Failed _ -> "failed";
+          case GpuResult.Unmanaged() -> "unmanaged";
+        };
+    List<String> holders =
+        switch (result) {
+          case GpuResult.Blocked(var names, var reason) -> names;
+          case GpuResult.AwaitingModeChange(var names, var reason) -> names;
+          case GpuResult.InSync _,
+              GpuResult.Applied _,
+              GpuResult.Applying _,
+              GpuResult.Rebooting _,
+              GpuResult.Infeasible _,
+              GpuResult.Failed _,
+              GpuResult.Unmanaged _ ->
+              List.of();
+        };
+    return new GpuDecision(gpu.value(), kind, result.reason(), holders, result.state().wireName());
+  }
+
+  /** One GPU as {@code GET /api/v1/gpus} shows it. */
+  public static GpuStatus gpu(ObservedGpu gpu, Usage usage, int replicas) {
+    var slices = new ArrayList<GpuStatus.Slice>();
+    for (LiveGpuInstance gi : gpu.gpuInstances()) {
+      for (LiveComputeInstance ci : gi.computeInstances()) {
+        List<String> holders = usage.holdersOf(gpu.index(), gi.id(), ci.id());
+        slices.add(
+            new GpuStatus.Slice(
+                gi.id(),
+                ci.id(),
+                ci.profile().toString(),
+                placement(gi.placement()),
+                ci.uuid(),
+                !holders.isEmpty(),
+                holders));
+      }
+    }
+    return new GpuStatus(
+        gpu.index().value(),
+        gpu.uuid(),
+        gpu.name(),
+        gpu.pci().busId(),
+        gpu.pci().deviceIdHex(),
+        String.format("0x%08X", gpu.pci().subsystemId()),
+        gpu.memoryMiB(),
+        gpu.migCapable(),
+        new GpuStatus.MigMode(gpu.migMode().current(), gpu.migMode().pending()),
+        slices,
+        replicas);
+  }
+}
