@@ -96,7 +96,7 @@ public final class MigdProcess {
   }
 
   /** Runs {@code migd ARGS...} to its end. */
-  Result run(String... args) {
+  public Result run(String... args) {
     try (Running running = start(args)) {
       return running.await();
     }
@@ -273,7 +273,7 @@ public final class MigdProcess {
   }
 
   /** How a command ended; {@link #toString()} says everything, for assertion messages. */
-  record Result(List<String> args, int exitStatus, String stdout, String stderr) {
+  public record Result(List<String> args, int exitStatus, String stdout, String stderr) {
     @Override
     public String toString() {
       return "migd "
