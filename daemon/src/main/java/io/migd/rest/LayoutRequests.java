@@ -20,6 +20,10 @@ import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -107,6 +111,7 @@ final class LayoutRequests {
       throw RestProblem.badRequest(
           "the body is empty; send {\"config\":\"NAME\"} or {\"gpus\":[...]}");
     }
+    requireUtf8(bytes);
     try {
       LayoutRequest request = STRICT.readValue(bytes, LayoutRequest.class);
       if (request == null) {
@@ -116,6 +121,25 @@ final class LayoutRequests {
       return request;
     } catch (JacksonException e) {
       throw RestProblem.badRequest("malformed request body: " + describe(e));
+    }
+  }
+
+  /**
+   * Jackson's UTF-8 reader lets some invalid sequences through (an overlong {@code C0 AF} reads as
+   * "/"), so the bytes are decoded strictly first: a name must arrive as the bytes that spell it.
+   */
+  private static void requireUtf8(byte[] bytes) {
+    var decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    try {
+      decoder.decode(in);
+    } catch (CharacterCodingException e) {
+      throw RestProblem.badRequest(
+          "the body is not valid UTF-8 (at byte " + in.position() + "); JSON must be UTF-8");
     }
   }
 
