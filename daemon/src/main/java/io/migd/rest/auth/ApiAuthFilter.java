@@ -7,6 +7,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -20,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  * GET or HEAD without a token goes through.
  */
 final class ApiAuthFilter extends OncePerRequestFilter {
+  private static final Logger log = LoggerFactory.getLogger(ApiAuthFilter.class);
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final String BEARER = "bearer ";
 
@@ -85,6 +88,12 @@ final class ApiAuthFilter extends OncePerRequestFilter {
     body.put("status", status.value());
     body.put("detail", detail);
     body.put("instance", request.getRequestURI());
+    log.debug(
+        "REST call refused status={} method={} path={} detail=\"{}\"",
+        status.value(),
+        request.getMethod(),
+        request.getRequestURI(),
+        detail);
     response.setStatus(status.value());
     response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     response.setCharacterEncoding("UTF-8");

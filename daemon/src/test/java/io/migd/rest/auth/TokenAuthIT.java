@@ -91,6 +91,7 @@ class TokenAuthIT {
     assertThat(daemon.stdout() + daemon.stderr())
         .as("the daemon logged at DEBUG")
         .contains("REST API auth mode=token")
+        .contains("REST call refused status=401 method=PUT path=/api/v1/layout")
         .doesNotContain(WRONG)
         .doesNotContain(TOKEN);
   }
