@@ -209,8 +209,7 @@ class KubernetesAuthIT {
   }
 
   /** A mock answer: status and body computed from the request. */
-  private record Answer(
-      ToIntFunction<RecordedRequest> status, Function<RecordedRequest, Object> body)
+  record Answer(ToIntFunction<RecordedRequest> status, Function<RecordedRequest, Object> body)
       implements ResponseProvider<Object> {
     Answer(Function<RecordedRequest, Object> body) {
       this(request -> 200, body);
