@@ -28,6 +28,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param kubelet the device plugin and PodResources sockets
  * @param cdi CDI specs generated before new devices are advertised
  * @param node the Kubernetes node surface (with {@code NODE_NAME})
+ * @param auth who may call the REST API ({@code /api/v1})
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -43,7 +44,8 @@ public record MigdProperties(
     @DefaultValue("mixed") String migStrategy,
     @DefaultValue Kubelet kubelet,
     @DefaultValue Cdi cdi,
-    @DefaultValue Node node) {
+    @DefaultValue Node node,
+    @DefaultValue Auth auth) {
 
   /** Refuses a command element holding whitespace; fills in the default liveness timeout. */
   public MigdProperties {
@@ -141,6 +143,33 @@ public record MigdProperties(
    *     {@code nvidia.com/mig-<profile>.count}, ...); off where GPU Feature Discovery writes them
    */
   public record Node(@DefaultValue("true") boolean capacityLabels) {}
+
+  /**
+   * @param mode how a REST call is authenticated: {@code none} (only on a loopback address), {@code
+   *     token} (the bearer token in {@code tokenFile}) or {@code kubernetes} (TokenReview, then
+   *     SubjectAccessReview; needs {@code NODE_NAME})
+   * @param tokenFile the file holding the one token that {@code token} mode accepts
+   * @param anonymousRead let GET and HEAD calls through without a token (one given is checked)
+   * @param verb the verb the caller must be allowed on the node, in {@code kubernetes} mode
+   * @param group the API group of {@code resource}; empty for the core group
+   * @param resource the resource named after the node, in {@code kubernetes} mode
+   * @param cacheTtl how long a review's answer is reused for the same token
+   */
+  public record Auth(
+      @DefaultValue("none") AuthMode mode,
+      @DefaultValue("") String tokenFile,
+      @DefaultValue("false") boolean anonymousRead,
+      @DefaultValue("update") String verb,
+      @DefaultValue("") String group,
+      @DefaultValue("nodes") String resource,
+      @DefaultValue("10s") Duration cacheTtl) {}
+
+  /** The values of {@code migd.auth.mode}. */
+  public enum AuthMode {
+    NONE,
+    TOKEN,
+    KUBERNETES
+  }
 
   /** The MIG strategy, parsed. */
   public MigStrategy strategy() {

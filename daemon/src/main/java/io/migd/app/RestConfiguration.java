@@ -10,7 +10,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 
-/** The REST surface under {@code /api/v1}: its controllers and what they read of the node. */
+/**
+ * The REST surface under {@code /api/v1}: its controllers, the filter that authenticates them
+ * ({@code io.migd.rest.auth}) and what they read of the node.
+ */
 @Configuration(proxyBeanMethods = false)
 @ComponentScan("io.migd.rest")
 class RestConfiguration {

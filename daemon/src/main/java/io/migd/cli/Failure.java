@@ -7,6 +7,7 @@ import io.migd.nvml.NvmlReturn;
 import io.migd.profiles.ConfigFileException;
 import io.migd.profiles.ProfileNameException;
 import io.migd.reconcile.IntentStore;
+import io.migd.rest.auth.AuthRefusedException;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.web.server.PortInUseException;
 import picocli.CommandLine;
@@ -45,6 +46,7 @@ record Failure(int exitStatus, String message, boolean expected) {
       case IntentStore.UnreadableException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
       case ConfigFileException e -> expected(ExitStatus.USAGE, e.getMessage());
       case ProfileNameException e -> expected(ExitStatus.USAGE, e.getMessage());
+      case AuthRefusedException e -> expected(ExitStatus.USAGE, e.getMessage());
       case CommandLine.ParameterException e -> expected(ExitStatus.USAGE, e.getMessage());
       case BindException e ->
           expected(

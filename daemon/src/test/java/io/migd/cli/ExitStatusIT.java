@@ -123,6 +123,55 @@ class ExitStatusIT {
             2,
             List.of("migd: enabled-without-devices.yaml: config \"enabled\", item 0:")),
         new Case(
+            "serve: token auth without migd.auth.token-file",
+            m -> m.withEnvironment("SERVER_PORT", "0").withEnvironment("MIGD_AUTH_MODE", "token"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.auth.mode=token needs migd.auth.token-file")),
+        new Case(
+            "serve: token auth with a missing token file",
+            m ->
+                m.withEnvironment("SERVER_PORT", "0")
+                    .withEnvironment("MIGD_AUTH_MODE", "token")
+                    .withEnvironment("MIGD_AUTH_TOKENFILE", "/nonexistent/token"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.auth.token-file /nonexistent/token cannot be read")),
+        new Case(
+            "serve: token auth with an empty token file",
+            m ->
+                writing(m, m.stateDir().resolveSibling("token"), " \n")
+                    .withEnvironment("SERVER_PORT", "0")
+                    .withEnvironment("MIGD_AUTH_MODE", "token")
+                    .withEnvironment(
+                        "MIGD_AUTH_TOKENFILE", m.stateDir().resolveSibling("token").toString()),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.auth.token-file ", "token is empty; write the API token into it")),
+        new Case(
+            "serve: kubernetes auth without NODE_NAME",
+            m ->
+                m.withEnvironment("SERVER_PORT", "0")
+                    .withEnvironment("MIGD_AUTH_MODE", "kubernetes"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.auth.mode=kubernetes needs NODE_NAME")),
+        new Case(
+            "serve: no auth on every address",
+            m -> m.withEnvironment("SERVER_PORT", "0").withEnvironment("SERVER_ADDRESS", "0.0.0.0"),
+            List.of("serve", A100),
+            2,
+            List.of(
+                "migd: migd.auth.mode=none serves the REST API without authentication",
+                "it is 0.0.0.0",
+                "migd.auth.mode=token or kubernetes")),
+        new Case(
+            "serve: an unknown auth mode",
+            m -> m.withEnvironment("SERVER_PORT", "0").withEnvironment("MIGD_AUTH_MODE", "basic"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: invalid value for migd.auth.mode (basic)")),
+        new Case(
             "apply: the state directory is a file",
             stateDirIsAFile,
             List.of("apply", "-c", "all-balanced", A100),
