@@ -50,6 +50,11 @@ class GpusController {
     this.requests = new LayoutRequests(configs, file, catalog);
   }
 
+  @io.swagger.v3.oas.annotations.Operation(
+      summary = "Every GPU as NVML shows it now",
+      description =
+          "Index, UUID, model, PCI ids, memory, MIG capability and mode, the MIG slices with the"
+              + " pods or processes holding them, and the time-sliced replicas.")
   @GetMapping("/gpus")
   List<GpuStatus> gpus() {
     ObservedNode observed = node.observer().observe();
@@ -66,6 +71,8 @@ class GpusController {
     return result;
   }
 
+  @io.swagger.v3.oas.annotations.Operation(
+      summary = "The named configs of the config file and what each resolves to on this node")
   @GetMapping("/configs")
   List<ConfigStatus> configs() {
     ObservedNode observed = node.observer().observe();

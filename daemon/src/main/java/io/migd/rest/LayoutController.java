@@ -14,6 +14,11 @@ import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.Reconciler;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.util.Map;
@@ -22,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -61,6 +67,12 @@ class LayoutController {
     this.requests = new LayoutRequests(configs, file, catalog);
   }
 
+  @Operation(
+      summary = "The intent and how far the node is",
+      description =
+          "The desired layout, the node's state and reason, the plan with each step's duration, the"
+              + " decision per GPU, the step each GPU is executing and the last outcome. The ETag"
+              + " is the intent's generation, for If-Match on PUT.")
   @GetMapping(value = "/layout", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<LayoutStatus> layout() {
     Desired desired = intents.current();
@@ -69,13 +81,76 @@ class LayoutController {
         .body(RestViews.status(desired, progress.snapshot(desired)));
   }
 
+  @Operation(
+      summary = "Reshape the node: a config by name or an explicit per-GPU layout",
+      description =
+          "Accepted layouts get a new generation and the reconcile loop works towards the newest;"
+              + " with dryRun=true only the plan and the decision per GPU are answered and nothing"
+              + " changes. Bad input is refused before any NVML call.",
+      requestBody =
+          @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              required = true,
+              content =
+                  @Content(
+                      mediaType = MediaType.APPLICATION_JSON_VALUE,
+                      schema = @Schema(implementation = LayoutRequest.class))),
+      responses = {
+        @ApiResponse(
+            responseCode = "202",
+            description = "accepted: the new generation and its plan",
+            content = @Content(schema = @Schema(implementation = LayoutAccepted.class))),
+        @ApiResponse(
+            responseCode = "200",
+            description = "dry run: the plan and the decision per GPU; nothing changed",
+            content = @Content(schema = @Schema(implementation = PlanResult.class))),
+        @ApiResponse(
+            responseCode = "400",
+            description = "malformed JSON, wrong types, unknown fields or duplicate keys",
+            content =
+                @Content(
+                    mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class))),
+        @ApiResponse(
+            responseCode = "412",
+            description = "If-Match names a generation that is no longer current",
+            content =
+                @Content(
+                    mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class))),
+        @ApiResponse(
+            responseCode = "413",
+            description = "the body is over 64 KiB",
+            content =
+                @Content(
+                    mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class))),
+        @ApiResponse(
+            responseCode = "415",
+            description = "the body is not JSON",
+            content =
+                @Content(
+                    mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class))),
+        @ApiResponse(
+            responseCode = "422",
+            description =
+                "valid JSON that cannot apply: unknown config or profile, GPU out of range, infeasible",
+            content =
+                @Content(
+                    mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
+      })
   @PutMapping(
       value = "/layout",
       consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<?> setLayout(
-      @RequestParam(name = "dryRun", defaultValue = "false") boolean dryRun,
-      @RequestHeader(name = "If-Match", required = false) String ifMatch,
+      @Parameter(description = "answer the plan only, change nothing")
+          @RequestParam(name = "dryRun", defaultValue = "false")
+          boolean dryRun,
+      @Parameter(description = "the generation this change is based on (quoted or bare)")
+          @RequestHeader(name = "If-Match", required = false)
+          String ifMatch,
       HttpServletRequest http)
       throws IOException {
     LayoutRequest body = LayoutRequests.read(http.getInputStream(), http.getContentLengthLong());
