@@ -3,6 +3,7 @@ package io.migd.app;
 import io.migd.devices.KubeletUsage;
 import io.migd.execute.ProgressListener;
 import io.migd.kubelet.KubeletSurface;
+import io.migd.metrics.ReconcileMetrics;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.profiles.ConfigFileException;
@@ -142,20 +143,22 @@ class ReconcileConfiguration {
       MigdProperties properties,
       ObjectProvider<KubeletUsage> kubeletUsage,
       ObjectProvider<KubeletSurface> kubeletSurface,
-      ObjectProvider<NodeStateWriter> nodeStateWriter) {
+      ObjectProvider<NodeStateWriter> nodeStateWriter,
+      ReconcileMetrics metrics) {
     KubeletSurface surface = kubeletSurface.getIfAvailable();
     KubeletUsage usage = kubeletUsage.getIfAvailable();
     var progress = new java.util.ArrayList<ProgressListener>();
     kubeletSurface.ifAvailable(progress::add);
     nodeStateWriter.ifAvailable(progress::add);
+    progress.add(metrics);
     return Reconciler.over(
         session.nvml(),
         catalog,
         configs,
         usage == null ? Reconciler.processUsage(session.nvml()) : usage,
         ProgressListener.all(progress),
-        surface == null ? session.reset() : surface.watching(session.reset()),
-        new CommandReboot(properties));
+        metrics.timing(surface == null ? session.reset() : surface.watching(session.reset())),
+        metrics.timing(new CommandReboot(properties)));
   }
 
   /**
@@ -184,10 +187,11 @@ class ReconcileConfiguration {
       Reconciler reconciler,
       IntentService intents,
       MigdProperties properties,
-      List<OutcomeListener> listeners) {
+      List<OutcomeListener> listeners,
+      ReconcileMetrics metrics) {
     return new ReconcileLoop(
         reconciler,
-        intents::current,
+        metrics.timing(intents::current),
         new ReconcileSettings(
             properties.reconcile().resync(),
             Duration.ofSeconds(1),
