@@ -23,14 +23,15 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +45,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class NodeCollector implements MultiCollector {
   private static final Logger log = LoggerFactory.getLogger(NodeCollector.class);
-  private static final List<Metric> NVML_METRICS =
+  private static final List<Metric> METRICS =
       List.of(
           Metric.GPU_INFO,
           Metric.GPU_MEMORY_USED_BYTES,
@@ -53,7 +54,8 @@ public final class NodeCollector implements MultiCollector {
           Metric.SLICE_INFO,
           Metric.SLICE_MEMORY_USED_BYTES,
           Metric.SLICE_MEMORY_TOTAL_BYTES,
-          Metric.SLICE_PROCESSES);
+          Metric.SLICE_PROCESSES,
+          Metric.SHARED_DEVICES);
   private static final String TIME_SLICING = "time-slicing";
 
   private final Nvml nvml;
@@ -77,10 +79,7 @@ public final class NodeCollector implements MultiCollector {
 
   @Override
   public List<String> getPrometheusNames() {
-    var names = new ArrayList<String>();
-    NVML_METRICS.forEach(m -> names.add(m.baseName()));
-    names.add(Metric.SHARED_DEVICES.baseName());
-    return names;
+    return METRICS.stream().map(Metric::baseName).toList();
   }
 
   @Override
@@ -106,11 +105,9 @@ public final class NodeCollector implements MultiCollector {
     var byMetric = new EnumMap<Metric, List<Point>>(Metric.class);
     points.forEach(p -> byMetric.computeIfAbsent(p.metric(), m -> new ArrayList<>()).add(p));
     var snapshots = new ArrayList<MetricSnapshot>();
-    for (Metric metric : NVML_METRICS) {
+    for (Metric metric : METRICS) {
       snapshots.add(snapshot(metric, byMetric.getOrDefault(metric, List.of())));
     }
-    snapshots.add(
-        snapshot(Metric.SHARED_DEVICES, byMetric.getOrDefault(Metric.SHARED_DEVICES, List.of())));
     return new MetricSnapshots(snapshots);
   }
 
@@ -207,33 +204,29 @@ public final class NodeCollector implements MultiCollector {
 
   /** Replicas advertised per shared GPU or slice; instance labels empty for a whole GPU. */
   private static List<Point> shared(Inventory inventory) {
-    record Parent(GpuIndex gpu, String gpuInstance, String computeInstance) {}
-    var replicas = new TreeMap<String, Map.Entry<Parent, Integer>>();
-    for (List<Device> devices : inventory.resources().values()) {
-      for (Device device : devices) {
-        if (!device.isReplica()) {
-          continue;
-        }
-        var parent =
-            device.isMigSlice()
-                ? new Parent(
-                    device.gpu(),
-                    Integer.toString(device.gpuInstanceId()),
-                    Integer.toString(device.computeInstanceId()))
-                : new Parent(device.gpu(), "", "");
-        replicas.merge(
-            device.parentUuid(),
-            Map.entry(parent, 1),
-            (a, b) -> Map.entry(a.getKey(), a.getValue() + b.getValue()));
-      }
-    }
-    return replicas.values().stream()
+    record Parent(String gpu, String gpuInstance, String computeInstance) {}
+    Map<Parent, Long> replicas =
+        inventory.resources().values().stream()
+            .flatMap(List::stream)
+            .filter(Device::isReplica)
+            .collect(
+                Collectors.groupingBy(
+                    d ->
+                        d.isMigSlice()
+                            ? new Parent(
+                                d.gpu().toString(),
+                                Integer.toString(d.gpuInstanceId()),
+                                Integer.toString(d.computeInstanceId()))
+                            : new Parent(d.gpu().toString(), "", ""),
+                    LinkedHashMap::new,
+                    Collectors.counting()));
+    return replicas.entrySet().stream()
         .map(
             e ->
                 new Point(
                     Metric.SHARED_DEVICES,
                     Labels.of(
-                        "gpu", e.getKey().gpu().toString(),
+                        "gpu", e.getKey().gpu(),
                         "gpu_instance", e.getKey().gpuInstance(),
                         "compute_instance", e.getKey().computeInstance(),
                         "strategy", TIME_SLICING),
