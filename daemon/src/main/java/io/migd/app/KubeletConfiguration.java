@@ -11,6 +11,7 @@ import io.migd.kubelet.DevicePluginSettings;
 import io.migd.kubelet.DevicePlugins;
 import io.migd.kubelet.KubeletSurface;
 import io.migd.kubelet.PodResourcesClient;
+import io.migd.metrics.DeviceMetrics;
 import io.migd.reconcile.Reconciler;
 import java.nio.file.Files;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package io.migd.app;
 
-import io.migd.nvml.NvmlCallObserver;
+import io.migd.metrics.NvmlCallCounter;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -8,7 +8,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class NvmlConfiguration {
   @Bean(destroyMethod = "close")
-  NvmlSession nvmlSession(MigdProperties properties) {
-    return NvmlConnector.open(properties, NvmlCallObserver.NONE);
+  NvmlSession nvmlSession(MigdProperties properties, NvmlCallCounter calls) {
+    return NvmlConnector.open(properties, calls);
   }
 }

@@ -3,6 +3,7 @@ package io.migd.app;
 import io.migd.devices.KubeletUsage;
 import io.migd.execute.ProgressListener;
 import io.migd.kubelet.KubeletSurface;
+import io.migd.metrics.ReconcileMetrics;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.profiles.ConfigFileException;
@@ -21,6 +22,7 @@ import io.migd.reconcile.Reconciler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.availability.ApplicationAvailability;
@@ -145,21 +147,23 @@ class ReconcileConfiguration {
       ObjectProvider<KubeletUsage> kubeletUsage,
       ObjectProvider<KubeletSurface> kubeletSurface,
       ObjectProvider<NodeStateWriter> nodeStateWriter,
-      LayoutProgress layoutProgress) {
+      LayoutProgress layoutProgress,
+      ReconcileMetrics metrics) {
     KubeletSurface surface = kubeletSurface.getIfAvailable();
     KubeletUsage usage = kubeletUsage.getIfAvailable();
     var progress = new java.util.ArrayList<ProgressListener>();
     kubeletSurface.ifAvailable(progress::add);
     nodeStateWriter.ifAvailable(progress::add);
     progress.add(layoutProgress);
+    progress.add(metrics);
     return Reconciler.over(
             session.nvml(),
             catalog,
             configs,
             usage == null ? Reconciler.processUsage(session.nvml()) : usage,
             ProgressListener.all(progress),
-            surface == null ? session.reset() : surface.watching(session.reset()),
-            new CommandReboot(properties))
+            metrics.timing(surface == null ? session.reset() : surface.watching(session.reset())),
+            metrics.timing(new CommandReboot(properties)))
         .withParallelism(properties.reconcile().parallelism());
   }
 
@@ -199,11 +203,13 @@ class ReconcileConfiguration {
       IntentService intents,
       MigdProperties properties,
       List<OutcomeListener> listeners,
-      LayoutProgress progress) {
+      LayoutProgress progress,
+      ReconcileMetrics metrics) {
+    Supplier<Desired> started = metrics.timing(intents::current);
     return new ReconcileLoop(
         reconciler,
         () -> {
-          Desired desired = intents.current();
+          Desired desired = started.get();
           progress.reconcileStarted(desired);
           return desired;
         },

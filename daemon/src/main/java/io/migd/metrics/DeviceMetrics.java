@@ -1,4 +1,4 @@
-package io.migd.app;
+package io.migd.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,7 +22,7 @@ import java.util.Set;
  * migd_device_allocation_info} (one series per device a running pod holds). States are read live;
  * the allocation rows follow the last PodResources answer, refreshed after every reconcile.
  */
-final class DeviceMetrics implements OutcomeListener {
+public final class DeviceMetrics implements OutcomeListener {
   /** A device's state in {@code migd_devices}. */
   enum State {
     FREE,
@@ -40,13 +40,14 @@ final class DeviceMetrics implements OutcomeListener {
   private final MultiGauge allocations;
   private final Set<String> resourcesWithGauges = new HashSet<>();
 
-  DeviceMetrics(MeterRegistry registry, KubeletSurface surface, KubeletUsage usage) {
+  /** Metrics of what {@code surface} advertises and {@code usage} says pods hold. */
+  public DeviceMetrics(MeterRegistry registry, KubeletSurface surface, KubeletUsage usage) {
     this.registry = registry;
     this.surface = surface;
     this.usage = usage;
     this.allocations =
-        MultiGauge.builder("migd.device.allocation.info")
-            .description("1 per device a running pod holds")
+        MultiGauge.builder(Metric.DEVICE_ALLOCATION_INFO.micrometerName())
+            .description(Metric.DEVICE_ALLOCATION_INFO.help())
             .register(registry);
   }
 
@@ -56,8 +57,8 @@ final class DeviceMetrics implements OutcomeListener {
     for (String resource : inventory.resources().keySet()) {
       if (resourcesWithGauges.add(resource)) {
         for (State state : State.values()) {
-          Gauge.builder("migd.devices", this, m -> m.count(resource, state))
-              .description("devices the kubelet sees, by resource and state")
+          Gauge.builder(Metric.DEVICES.micrometerName(), this, m -> m.count(resource, state))
+              .description(Metric.DEVICES.help())
               .tags("resource", resource, "state", state.wireName())
               .register(registry);
         }

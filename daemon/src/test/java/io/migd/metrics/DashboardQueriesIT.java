@@ -1,0 +1,163 @@
+package io.migd.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A real Prometheus (Debian's {@code prometheus}, run as a plain process) scrapes {@code migd
+ * serve} on simulated GPUs every second, with the {@code node} label the chart's ServiceMonitor
+ * adds; then every query of every dashboard in grafana/ (variables substituted as Grafana would for
+ * that node and all GPUs) returns data, and every alert expression of the chart parses. Skipped
+ * with one line when prometheus is not installed ({@code .ci/run} installs it).
+ */
+class DashboardQueriesIT {
+  private static final String NODE = "sim-node-1";
+  private static final Path PROMETHEUS =
+      List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
+          .map(dir -> Path.of(dir, "prometheus"))
+          .filter(Files::isExecutable)
+          .findFirst()
+          .orElse(null);
+  private static final String NO_PROMETHEUS =
+      "prometheus is not on the PATH: the dashboard queries are not run (apt-get install"
+          + " prometheus)";
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  static {
+    if (PROMETHEUS == null) {
+      // Surefire's summary counts skipped tests without their reason: say it once on the console.
+      System.err.println("DashboardQueriesIT skipped: " + NO_PROMETHEUS);
+    }
+  }
+
+  @TempDir static Path dir;
+  private static MetricsNode node;
+  private static Process prometheus;
+  private static String api;
+  private static final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void startNodeAndPrometheus() throws Exception {
+    assumeTrue(PROMETHEUS != null, NO_PROMETHEUS);
+    node = MetricsNode.start(dir.resolve("node"));
+    node.settledScrape();
+    Path config = dir.resolve("prometheus.yml");
+    Files.writeString(
+        config,
+        """
+        global:
+          scrape_interval: 1s
+          evaluation_interval: 1s
+        scrape_configs:
+          - job_name: migd
+            metrics_path: /actuator/prometheus
+            static_configs:
+              - targets: ["%s"]
+                labels:
+                  node: %s
+        """
+            .formatted(node.address(), NODE));
+    int port = freePort();
+    api = "http://127.0.0.1:" + port + "/api/v1/query?query=";
+    prometheus =
+        new ProcessBuilder(
+                PROMETHEUS.toString(),
+                "--config.file=" + config,
+                "--storage.tsdb.path=" + dir.resolve("tsdb"),
+                "--web.listen-address=127.0.0.1:" + port)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("prometheus.log").toFile())
+            .start();
+    // two scrapes after the pod and the process showed, so rates over them have two samples
+    await()
+        .atMost(MetricsNode.PATIENCE)
+        .ignoreExceptions()
+        .until(
+            () ->
+                query("count_over_time(migd_device_allocation_info{node=\"" + NODE + "\"}[1m])")
+                    .path("data")
+                    .path("result")
+                    .path(0)
+                    .path("value")
+                    .path(1)
+                    .asString(),
+            samples -> Integer.parseInt(samples) >= 3);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (prometheus != null) {
+      prometheus.destroy();
+      if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
+        prometheus.destroyForcibly();
+      }
+    }
+    if (node != null) {
+      node.close();
+    }
+  }
+
+  @Test
+  void everyDashboardQueryReturnsDataForTheNode() throws Exception {
+    var queries = Dashboards.queries();
+    assertThat(queries).hasSizeGreaterThan(20);
+    for (Dashboards.Query q : queries) {
+      String expr = Dashboards.substitute(q.expr(), NODE);
+      JsonNode answer = query(expr);
+      assertThat(answer.path("status").asString())
+          .as(q + ": " + expr + " " + answer)
+          .isEqualTo("success");
+      assertThat(answer.path("data").path("result")).as(q + ": " + expr).isNotEmpty();
+    }
+  }
+
+  @Test
+  void everyAlertExpressionParses() throws Exception {
+    var alerts = Dashboards.alerts();
+    assertThat(alerts).isNotEmpty();
+    for (Dashboards.Query q : alerts) {
+      JsonNode answer = query(q.expr());
+      assertThat(answer.path("status").asString()).as(q + ": " + answer).isEqualTo("success");
+    }
+  }
+
+  /** One instant query; a query Prometheus cannot parse answers 400 with status "error". */
+  private static JsonNode query(String expr) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(api + URLEncoder.encode(expr, StandardCharsets.UTF_8)))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(response.body());
+  }
+
+  private static int freePort() throws IOException {
+    try (var socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
