@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.migd.cli.Kubeconfig;
 import io.migd.cli.MigdProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ class CapacityLabelsServeIT {
         .create();
     Path kubeconfig = nodeDir.resolve("kubeconfig");
     Files.createDirectories(nodeDir);
-    Files.writeString(kubeconfig, KUBECONFIG.formatted(client.getConfiguration().getMasterUrl()));
+    Kubeconfig.write(kubeconfig, client.getConfiguration().getMasterUrl());
     return MigdProcess.on(nodeDir)
         .withEnvironment("SERVER_PORT", "0")
         .withEnvironment("MIGD_KUBELET_ENABLED", "false")
@@ -109,25 +110,4 @@ class CapacityLabelsServeIT {
         .map(Event::getReason)
         .toList();
   }
-
-  private static final String KUBECONFIG =
-      """
-      apiVersion: v1
-      kind: Config
-      clusters:
-      - name: mock
-        cluster:
-          server: %s
-          insecure-skip-tls-verify: true
-      users:
-      - name: migd
-        user:
-          token: test
-      contexts:
-      - name: mock
-        context:
-          cluster: mock
-          user: migd
-      current-context: mock
-      """;
 }

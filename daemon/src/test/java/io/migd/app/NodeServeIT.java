@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.migd.cli.Kubeconfig;
 import io.migd.cli.MigdProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ class NodeServeIT {
         .create();
     Path kubeconfig = nodeDir.resolve("kubeconfig");
     Files.createDirectories(nodeDir);
-    Files.writeString(kubeconfig, KUBECONFIG.formatted(client.getConfiguration().getMasterUrl()));
+    Kubeconfig.write(kubeconfig, client.getConfiguration().getMasterUrl());
     var migd =
         MigdProcess.on(nodeDir)
             .withEnvironment("SERVER_PORT", "0")
@@ -95,7 +96,7 @@ class NodeServeIT {
         .create();
     Files.createDirectories(nodeDir);
     Path kubeconfig = nodeDir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, KUBECONFIG.formatted(client.getConfiguration().getMasterUrl()));
+    Kubeconfig.write(kubeconfig, client.getConfiguration().getMasterUrl());
     Path configFile =
         Files.writeString(nodeDir.resolve("configs.yaml"), "version: v1\nmig-configs: [");
     var migd =
@@ -129,7 +130,7 @@ class NodeServeIT {
     }
     Files.createDirectories(nodeDir);
     Path kubeconfig = nodeDir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, KUBECONFIG.formatted("https://127.0.0.1:" + closedPort));
+    Kubeconfig.write(kubeconfig, "https://127.0.0.1:" + closedPort);
     var migd =
         MigdProcess.on(nodeDir)
             .withEnvironment("SERVER_PORT", "0")
@@ -167,26 +168,6 @@ class NodeServeIT {
   }
 
   private static final String STATE = "nvidia.com/mig.config.state";
-  private static final String KUBECONFIG =
-      """
-      apiVersion: v1
-      kind: Config
-      clusters:
-      - name: mock
-        cluster:
-          server: %s
-          insecure-skip-tls-verify: true
-      users:
-      - name: migd
-        user:
-          token: test
-      contexts:
-      - name: mock
-        context:
-          cluster: mock
-          user: migd
-      current-context: mock
-      """;
 
   private Map<String, String> labels() {
     return client.nodes().withName(NODE).get().getMetadata().getLabels();

@@ -17,9 +17,9 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.utils.ResponseProvider;
+import io.migd.cli.Kubeconfig;
 import io.migd.cli.MigdProcess;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -73,9 +73,7 @@ class KubernetesAuthIT {
         .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
         .create();
     Path kubeconfig =
-        Files.writeString(
-            nodeDir.resolve("kubeconfig"),
-            KUBECONFIG.formatted(client.getConfiguration().getMasterUrl()));
+        Kubeconfig.write(nodeDir.resolve("kubeconfig"), client.getConfiguration().getMasterUrl());
     int port = ApiCalls.freePort();
     daemon =
         MigdProcess.on(nodeDir.resolve("node"))
@@ -234,25 +232,4 @@ class KubernetesAuthIT {
     @Override
     public void setHeaders(Headers headers) {}
   }
-
-  private static final String KUBECONFIG =
-      """
-      apiVersion: v1
-      kind: Config
-      clusters:
-      - name: mock
-        cluster:
-          server: %s
-          insecure-skip-tls-verify: true
-      users:
-      - name: migd
-        user:
-          token: test
-      contexts:
-      - name: mock
-        context:
-          cluster: mock
-          user: migd
-      current-context: mock
-      """;
 }
