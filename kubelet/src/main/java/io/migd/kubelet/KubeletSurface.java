@@ -5,9 +5,11 @@ import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
 import io.migd.devices.InventoryBuilder;
 import io.migd.devices.MigStrategy;
+import io.migd.devices.NodeSharing;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
 import io.migd.nvml.Nvml;
@@ -191,16 +193,17 @@ public final class KubeletSurface
    */
   private Inventory inventory(Desired desired, Outcome outcome, Inventory previous) {
     ObservedNode observed = outcome.observed();
-    Map<GpuIndex, Integer> replicas = new HashMap<>();
+    Map<GpuIndex, GpuTarget> targets = new HashMap<>();
     resolver
         .resolve(desired, observed)
         .forEach(
             (gpu, resolution) -> {
               if (resolution instanceof Reconciler.Resolution.Target(var target)) {
-                replicas.put(gpu, target.replicas());
+                targets.put(gpu, target);
               }
             });
-    Inventory fresh = InventoryBuilder.build(observed, replicas, settings.strategy());
+    Inventory fresh =
+        InventoryBuilder.build(observed, NodeSharing.of(targets), settings.strategy());
     Set<GpuIndex> unseen = new HashSet<>(outcome.results().keySet());
     observed.gpus().forEach(g -> unseen.remove(g.index()));
     if (unseen.isEmpty() || previous == null) {

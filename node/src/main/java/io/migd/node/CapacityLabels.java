@@ -4,8 +4,10 @@ import io.migd.devices.Device;
 import io.migd.devices.Inventory;
 import io.migd.devices.InventoryBuilder;
 import io.migd.devices.MigStrategy;
+import io.migd.devices.NodeSharing;
 import io.migd.devices.ResourceNames;
 import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.reconcile.Desired;
@@ -120,19 +122,21 @@ public record CapacityLabels(SortedMap<String, String> labels) {
         if (!allSeen) {
           return Optional.empty();
         }
-        Map<GpuIndex, Integer> replicas = new HashMap<>();
+        Map<GpuIndex, GpuTarget> targets = new HashMap<>();
         resolver
             .resolve(desired, observed)
             .forEach(
                 (gpu, resolution) -> {
                   switch (resolution) {
-                    case Reconciler.Resolution.Target(var target) ->
-                        replicas.put(gpu, target.replicas());
+                    case Reconciler.Resolution.Target(var target) -> targets.put(gpu, target);
                     case Reconciler.Resolution.Unreachable _ -> {}
                   }
                 });
         return Optional.of(
-            of(observed, InventoryBuilder.build(observed, replicas, strategy), strategy));
+            of(
+                observed,
+                InventoryBuilder.build(observed, NodeSharing.of(targets), strategy),
+                strategy));
       };
     }
   }
