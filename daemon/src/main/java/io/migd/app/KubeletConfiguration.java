@@ -11,6 +11,7 @@ import io.migd.kubelet.DevicePluginSettings;
 import io.migd.kubelet.DevicePlugins;
 import io.migd.kubelet.KubeletSurface;
 import io.migd.kubelet.PodResourcesClient;
+import io.migd.mps.MpsPaths;
 import io.migd.reconcile.Reconciler;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -71,7 +72,8 @@ class KubeletConfiguration {
         new DevicePluginSettings(
             properties.kubelet().devicePluginDir(),
             properties.cdi().enabled(),
-            Duration.ofSeconds(10)),
+            Duration.ofSeconds(10),
+            new MpsPaths(properties.mps().root())),
         grace);
   }
 

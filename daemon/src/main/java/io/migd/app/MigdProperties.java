@@ -28,6 +28,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param kubelet the device plugin and PodResources sockets
  * @param cdi CDI specs generated before new devices are advertised
  * @param node the Kubernetes node surface (with {@code NODE_NAME})
+ * @param mps the MPS control daemons of MPS-shared GPUs and slices
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -43,7 +44,8 @@ public record MigdProperties(
     @DefaultValue("mixed") String migStrategy,
     @DefaultValue Kubelet kubelet,
     @DefaultValue Cdi cdi,
-    @DefaultValue Node node) {
+    @DefaultValue Node node,
+    @DefaultValue Mps mps) {
 
   /** Refuses a command element holding whitespace; fills in the default liveness timeout. */
   public MigdProperties {
@@ -55,6 +57,21 @@ public record MigdProperties(
               health.recoveryPeriod());
     }
     MigStrategy.parse(migStrategy);
+  }
+
+  /**
+   * @param controlCommand the MPS control command ({@code nvidia-cuda-mps-control}), as an argument
+   *     list; never split on whitespace. migd adds {@code -d} to start a daemon
+   * @param root where each daemon's pipe and log directories go ({@code <root>/<uuid>/pipe}), and
+   *     the shared memory directory {@code <root>/shm}
+   */
+  public record Mps(
+      @DefaultValue("nvidia-cuda-mps-control") List<String> controlCommand,
+      @DefaultValue("/run/nvidia/mps") Path root) {
+    /** Refuses a command element holding whitespace. */
+    public Mps {
+      controlCommand = CommandList.check("migd.mps.control-command", controlCommand);
+    }
   }
 
   /**

@@ -12,6 +12,7 @@ import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
+import io.migd.mps.MpsPaths;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
@@ -77,6 +78,7 @@ final class SimulatedKubeletNode implements AutoCloseable {
   record Published(Inventory inventory, List<String> migUuidsInNvml) {}
 
   final Path dir;
+  final MpsPaths mps;
   final SimulatedNvml sim;
   final Nvml nvml;
   final NodeObserver observer;
@@ -112,7 +114,9 @@ final class SimulatedKubeletNode implements AutoCloseable {
     kubelet = FakeKubelet.start(dir);
     podResources = FakePodResources.start(dir.resolve("pod-resources.sock"));
     podResourcesClient = new PodResourcesClient(dir.resolve("pod-resources.sock"));
-    plugins = new DevicePlugins(new DevicePluginSettings(dir, true, Duration.ofMillis(500)), grace);
+    mps = new MpsPaths(dir.resolve("mps"));
+    plugins =
+        new DevicePlugins(new DevicePluginSettings(dir, true, Duration.ofMillis(500), mps), grace);
     var resolver = new Reconciler[1];
     Consumer<Inventory> publisher =
         inventory -> {
