@@ -12,6 +12,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
+import io.migd.mps.MpsListener;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Plan;
@@ -44,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * change the devices' health in between. Nothing is published before the first reconcile has ended.
  */
 public final class KubeletSurface
-    implements OutcomeListener, ProgressListener, XidWatcher.Sink, AutoCloseable {
+    implements OutcomeListener, ProgressListener, XidWatcher.Sink, MpsListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubeletSurface.class);
   private static final int ANY = Integer.MIN_VALUE;
 
@@ -281,6 +282,24 @@ public final class KubeletSurface
           Step.DisableMig _,
           Step.CreateGpuInstance _,
           Step.CreateComputeInstance _ -> {}
+    }
+  }
+
+  @Override
+  public void daemonDown(String uuid) {
+    synchronized (lock) {
+      if (health.mpsDaemonDown(uuid) && built != null) {
+        publishLocked(false);
+      }
+    }
+  }
+
+  @Override
+  public void daemonUp(String uuid) {
+    synchronized (lock) {
+      if (health.mpsDaemonUp(uuid) && built != null) {
+        publishLocked(false);
+      }
     }
   }
 
