@@ -13,6 +13,7 @@ import io.migd.kubelet.KubeletSurface;
 import io.migd.kubelet.PodResourcesClient;
 import io.migd.mps.MpsPaths;
 import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.UsageSource;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,12 +54,12 @@ class KubeletConfiguration {
 
   @Bean
   KubeletUsage kubeletUsage(
-      NvmlSession session,
+      UsageSource processUsage,
       PodResourcesClient podResources,
       AllocationGrace grace,
       MigdProperties properties) {
     return new KubeletUsage(
-        Reconciler.processUsage(session.nvml()),
+        processUsage,
         podResources,
         grace,
         properties.kubelet().allocationGrace(),

@@ -64,10 +64,12 @@ public record MigdProperties(
    *     list; never split on whitespace. migd adds {@code -d} to start a daemon
    * @param root where each daemon's pipe and log directories go ({@code <root>/<uuid>/pipe}), and
    *     the shared memory directory {@code <root>/shm}
+   * @param checkInterval how often migd checks that each daemon still runs (and restarts it)
    */
   public record Mps(
       @DefaultValue("nvidia-cuda-mps-control") List<String> controlCommand,
-      @DefaultValue("/run/nvidia/mps") Path root) {
+      @DefaultValue("/run/nvidia/mps") Path root,
+      @DefaultValue("5s") Duration checkInterval) {
     /** Refuses a command element holding whitespace. */
     public Mps {
       controlCommand = CommandList.check("migd.mps.control-command", controlCommand);

@@ -3,6 +3,7 @@ package io.migd.app;
 import io.migd.devices.KubeletUsage;
 import io.migd.execute.ProgressListener;
 import io.migd.kubelet.KubeletSurface;
+import io.migd.mps.MpsDaemons;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.profiles.ConfigFileException;
@@ -18,6 +19,7 @@ import io.migd.reconcile.OutcomeListener;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.UsageSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -145,10 +147,14 @@ class ReconcileConfiguration {
       ObjectProvider<KubeletUsage> kubeletUsage,
       ObjectProvider<KubeletSurface> kubeletSurface,
       ObjectProvider<NodeStateWriter> nodeStateWriter,
-      LayoutProgress layoutProgress) {
+      LayoutProgress layoutProgress,
+      MpsDaemons mpsDaemons,
+      UsageSource processUsage) {
     KubeletSurface surface = kubeletSurface.getIfAvailable();
     KubeletUsage usage = kubeletUsage.getIfAvailable();
     var progress = new java.util.ArrayList<ProgressListener>();
+    // quit goes to an MPS daemon before the plan destroys its slice
+    progress.add(mpsDaemons);
     kubeletSurface.ifAvailable(progress::add);
     nodeStateWriter.ifAvailable(progress::add);
     progress.add(layoutProgress);
@@ -156,7 +162,7 @@ class ReconcileConfiguration {
             session.nvml(),
             catalog,
             configs,
-            usage == null ? Reconciler.processUsage(session.nvml()) : usage,
+            usage == null ? processUsage : usage,
             ProgressListener.all(progress),
             surface == null ? session.reset() : surface.watching(session.reset()),
             new CommandReboot(properties))
