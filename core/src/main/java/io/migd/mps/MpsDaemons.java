@@ -3,16 +3,10 @@ package io.migd.mps;
 import io.migd.devices.NodeSharing;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
-import io.migd.layout.LiveComputeInstance;
-import io.migd.layout.LiveGpuInstance;
-import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
-import io.migd.layout.Usage;
-import io.migd.nvml.ProcessInfo;
 import io.migd.plan.Plan;
 import io.migd.plan.Step;
 import io.migd.profiles.GpuModelCatalog;
-import io.migd.profiles.Sharing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,53 +94,13 @@ public final class MpsDaemons implements ProgressListener {
   }
 
   /**
-   * The devices of {@code observed} that {@code sharing} shares by MPS: whole GPUs with MIG off,
-   * and MIG slices of an MPS-shared profile.
-   */
-  public List<MpsDevice> wanted(ObservedNode observed, NodeSharing sharing) {
-    var wanted = new ArrayList<MpsDevice>();
-    for (ObservedGpu gpu : observed.gpus()) {
-      if (!gpu.migMode().current()) {
-        if (sharing.gpu(gpu.index()) instanceof Sharing.Mps(var n)) {
-          wanted.add(
-              new MpsDevice(
-                  gpu.uuid(),
-                  gpu.index(),
-                  Usage.WHOLE_GPU,
-                  Usage.ALL_COMPUTE_INSTANCES,
-                  n,
-                  gpu.memoryMiB()));
-        }
-        continue;
-      }
-      for (LiveGpuInstance gi : gpu.gpuInstances()) {
-        for (LiveComputeInstance ci : gi.computeInstances()) {
-          if (sharing.slice(gpu.index(), ci.profile()) instanceof Sharing.Mps(var n)) {
-            wanted.add(new MpsDevice(ci.uuid(), gpu.index(), gi.id(), ci.id(), n, memory(gpu, gi)));
-          }
-        }
-      }
-    }
-    return wanted;
-  }
-
-  /** A GPU instance's memory, which its compute instances share, from the catalogue. */
-  private long memory(ObservedGpu gpu, LiveGpuInstance gi) {
-    return catalog
-        .byPciDeviceId(gpu.pci().deviceId())
-        .flatMap(m -> m.giProfile(gi.profile()))
-        .map(p -> p.memoryMib())
-        .orElse(gpu.memoryMiB() * gi.placement().size() / 8);
-  }
-
-  /**
    * After a reconcile: a daemon for every device {@code sharing} shares by MPS (adopted when one
    * runs), limits sent again where the replicas changed, and {@code quit} for daemons whose device
    * is no longer shared by MPS (an adopted one only once no client uses its device).
    */
   public void reconciled(ObservedNode observed, NodeSharing sharing) {
     var wanted = new LinkedHashMap<String, MpsDevice>();
-    wanted(observed, sharing).forEach(d -> wanted.put(d.uuid(), d));
+    MpsDevices.wanted(observed, sharing, catalog).forEach(d -> wanted.put(d.uuid(), d));
     synchronized (lock) {
       for (Daemon daemon : List.copyOf(daemons.values())) {
         String uuid = daemon.device().uuid();
@@ -336,30 +290,12 @@ public final class MpsDaemons implements ProgressListener {
     }
   }
 
+  /** The processes on the device other than the daemon and its servers. */
   private List<String> clients(ObservedNode observed, String uuid, long daemonPid) {
-    var known = new HashSet<>(serverList(uuid));
-    var clients = new ArrayList<String>();
-    for (ObservedGpu gpu : observed.gpus()) {
-      for (ProcessInfo p : gpu.processes()) {
-        if (known.contains(p.pid()) || p.pid() == daemonPid) {
-          continue;
-        }
-        boolean onDevice = gpu.uuid().equals(uuid);
-        for (LiveGpuInstance gi : gpu.gpuInstances()) {
-          for (LiveComputeInstance ci : gi.computeInstances()) {
-            onDevice |=
-                ci.uuid().equals(uuid)
-                    && p.gpuInstanceId() == gi.id()
-                    && (p.computeInstanceId() == ci.id()
-                        || p.computeInstanceId() == ProcessInfo.NO_INSTANCE);
-          }
-        }
-        if (onDevice) {
-          clients.add("process " + p.pid());
-        }
-      }
-    }
-    return clients;
+    var known = new HashSet<Long>();
+    serverList(uuid).forEach(pid -> known.add(pid.longValue()));
+    known.add(daemonPid);
+    return MpsDevices.clients(observed, uuid, known);
   }
 
   private List<Integer> serverList(String uuid) {

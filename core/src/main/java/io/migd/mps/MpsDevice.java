@@ -2,6 +2,7 @@ package io.migd.mps;
 
 import io.migd.layout.GpuIndex;
 import io.migd.layout.Usage;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -48,8 +49,8 @@ public record MpsDevice(
   }
 
   /** The commands that set the limits, as the control command reads them. */
-  public java.util.List<String> limitCommands() {
-    return java.util.List.of(
+  public List<String> limitCommands() {
+    return List.of(
         "set_default_active_thread_percentage " + activeThreadPercentage(),
         "set_default_device_pinned_mem_limit 0 " + pinnedMemoryLimitMib() + "M");
   }
