@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the simulated NVML: OUTDIR/libnvidia-ml.so.1 and OUTDIR/nvml-sim (which finds the library
-# beside itself). MODELS_TSV is the GPU model data (profiles/.../gpu-models.tsv), embedded into
+# Builds the simulated NVML: OUTDIR/libnvidia-ml.so.1, OUTDIR/nvml-sim and the simulated MPS
+# control command OUTDIR/nvidia-cuda-mps-control (both find the library beside themselves). MODELS_TSV is the GPU model data (profiles/.../gpu-models.tsv), embedded into
 # the library at compile time. See test-fixtures/README.md.
 #
 #   bash test-fixtures/build-sim.sh OUTDIR MODELS_TSV
@@ -40,7 +40,10 @@ cp "$tsv" "$tmp/gpu-models.tsv"
 
 lib_sources=()
 for f in "$src"/*.c; do
-  [ "$(basename "$f")" = nvml_sim_main.c ] || lib_sources+=("$f")
+  case "$(basename "$f")" in
+    nvml_sim_main.c | mps_control_main.c) ;;
+    *) lib_sources+=("$f") ;;
+  esac
 done
 
 warn=(-Wall -Wextra -Werror)
@@ -50,6 +53,10 @@ warn=(-Wall -Wextra -Werror)
   -o "$tmp/libnvidia-ml.so.1" "${lib_sources[@]}"
 
 "$cc" -std=gnu11 -O2 "${warn[@]}" -o "$tmp/nvml-sim" "$src/nvml_sim_main.c" \
+  "$tmp/libnvidia-ml.so.1" -Wl,-rpath,'$ORIGIN'
+
+# The simulated MPS control command (README.md, "Simulated MPS").
+"$cc" -std=gnu11 -O2 "${warn[@]}" -I"$src" -o "$tmp/nvidia-cuda-mps-control" "$src/mps_control_main.c" \
   "$tmp/libnvidia-ml.so.1" -Wl,-rpath,'$ORIGIN'
 
 # SHA-1 (MIG UUIDs) against known answers.
@@ -86,8 +93,8 @@ elif [ "$status" -ne 0 ]; then
 fi
 
 # Replace by rename so that processes that have the old library mapped keep a valid file.
-for f in libnvidia-ml.so.1 nvml-sim; do
+for f in libnvidia-ml.so.1 nvml-sim nvidia-cuda-mps-control; do
   cp "$tmp/$f" "$out/.$f.new"
   mv -f "$out/.$f.new" "$out/$f"
 done
-echo "build-sim.sh: built $out/libnvidia-ml.so.1 and $out/nvml-sim"
+echo "build-sim.sh: built $out/libnvidia-ml.so.1, $out/nvml-sim and $out/nvidia-cuda-mps-control"

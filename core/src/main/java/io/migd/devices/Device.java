@@ -2,13 +2,15 @@ package io.migd.devices;
 
 import io.migd.layout.GpuIndex;
 import io.migd.layout.Usage;
+import io.migd.profiles.Sharing;
 import java.util.Objects;
 
 /**
  * One device the kubelet sees: a whole GPU, a MIG slice, or a replica of either. {@code id} is the
  * GPU's or MIG device's UUID, or {@code <parent UUID>::<n>} for a replica; {@code parentUuid} is
  * the UUID of what the device runs on. {@code gpuInstanceId} is {@link Usage#WHOLE_GPU} and {@code
- * computeInstanceId} {@link Usage#ALL_COMPUTE_INSTANCES} for a whole GPU.
+ * computeInstanceId} {@link Usage#ALL_COMPUTE_INSTANCES} for a whole GPU. {@code sharing} is how
+ * its parent is shared: time-sliced into 1 replica means not shared.
  */
 public record Device(
     String id,
@@ -16,12 +18,38 @@ public record Device(
     GpuIndex gpu,
     int gpuInstanceId,
     int computeInstanceId,
-    boolean healthy) {
+    boolean healthy,
+    Sharing sharing) {
+  /** Not shared. */
+  public static final Sharing UNSHARED = new Sharing.TimeSliced(1);
+
   /** Checks the references are present. */
   public Device {
     Objects.requireNonNull(id);
     Objects.requireNonNull(parentUuid);
     Objects.requireNonNull(gpu);
+    Objects.requireNonNull(sharing);
+  }
+
+  /** A device whose parent is not shared. */
+  public Device(
+      String id,
+      String parentUuid,
+      GpuIndex gpu,
+      int gpuInstanceId,
+      int computeInstanceId,
+      boolean healthy) {
+    this(id, parentUuid, gpu, gpuInstanceId, computeInstanceId, healthy, UNSHARED);
+  }
+
+  /** Whether its parent is shared: more than one replica, or served by MPS. */
+  public boolean isShared() {
+    return sharing instanceof Sharing.Mps || sharing.replicas() > 1;
+  }
+
+  /** Whether its parent is shared by an MPS control daemon. */
+  public boolean isMps() {
+    return sharing instanceof Sharing.Mps;
   }
 
   /** Whether this is a MIG slice (or a replica of one). */
@@ -38,7 +66,7 @@ public record Device(
   public Device withHealthy(boolean isHealthy) {
     return isHealthy == healthy
         ? this
-        : new Device(id, parentUuid, gpu, gpuInstanceId, computeInstanceId, isHealthy);
+        : new Device(id, parentUuid, gpu, gpuInstanceId, computeInstanceId, isHealthy, sharing);
   }
 
   /** The parent UUID of a device ID: the part before {@code ::}, or the ID itself. */

@@ -5,6 +5,7 @@ import io.migd.layout.Usage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,6 +39,9 @@ public final class DeviceHealth {
   private record Mark(Device device, long xid, Instant lastXid) {}
 
   private final Map<Key, Mark> marks = new HashMap<>();
+
+  /** Parents whose MPS control daemon is gone: their MPS replicas cannot serve a client. */
+  private final Set<String> mpsDown = new HashSet<>();
 
   /** Whether an XID reports an application's error, which leaves the devices healthy. */
   public static boolean isApplicationXid(long xid) {
@@ -74,9 +78,30 @@ public final class DeviceHealth {
     return !ids.isEmpty();
   }
 
+  /**
+   * The MPS control daemon of {@code parentUuid} is gone: its MPS replicas are unhealthy until it
+   * runs again. Returns whether that changed anything.
+   */
+  public synchronized boolean mpsDaemonDown(String parentUuid) {
+    boolean changed = mpsDown.add(parentUuid);
+    if (changed) {
+      log.warn("mps uuid={} daemon gone: its replicas are unhealthy", parentUuid);
+    }
+    return changed;
+  }
+
+  /** The MPS control daemon of {@code parentUuid} runs: its replicas are healthy again. */
+  public synchronized boolean mpsDaemonUp(String parentUuid) {
+    boolean changed = mpsDown.remove(parentUuid);
+    if (changed) {
+      log.info("mps uuid={} daemon runs again: its replicas are healthy", parentUuid);
+    }
+    return changed;
+  }
+
   /** The inventory with every marked device unhealthy. */
   public synchronized Inventory apply(Inventory inventory) {
-    if (marks.isEmpty()) {
+    if (marks.isEmpty() && mpsDown.isEmpty()) {
       return inventory;
     }
     var resources = new TreeMap<String, List<Device>>();
@@ -90,6 +115,7 @@ public final class DeviceHealth {
                         .map(
                             d ->
                                 marks.containsKey(new Key(resource, d.id()))
+                                        || (d.isMps() && mpsDown.contains(d.parentUuid()))
                                     ? d.withHealthy(false)
                                     : d)
                         .toList()));

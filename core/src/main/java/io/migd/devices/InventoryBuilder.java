@@ -7,6 +7,7 @@ import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
 import io.migd.profiles.ProfileName;
+import io.migd.profiles.Sharing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,18 +16,26 @@ import java.util.TreeSet;
 
 /**
  * What the kubelet should see of an observed node: MIG slices by the MIG strategy, and whole GPUs
- * (time-sliced into replicas where asked) for the GPUs whose MIG mode is off now. Every device is
- * healthy here; {@link DeviceHealth} marks the others.
+ * for the GPUs whose MIG mode is off now, each shared (time-sliced or by MPS) into replicas where
+ * asked. Every device is healthy here; {@link DeviceHealth} marks the others.
  */
 public final class InventoryBuilder {
   private InventoryBuilder() {}
 
   /**
-   * The inventory of {@code observed}; {@code replicas} says how many replicas a GPU without MIG is
-   * advertised as (1 when absent).
+   * The inventory of {@code observed}; {@code replicas} says how many time-sliced replicas a GPU
+   * without MIG is advertised as (1 when absent).
    */
   public static Inventory build(
       ObservedNode observed, Map<GpuIndex, Integer> replicas, MigStrategy strategy) {
+    return build(observed, NodeSharing.timeSliced(replicas), strategy);
+  }
+
+  /**
+   * The inventory of {@code observed}, each whole GPU and MIG slice advertised as as many replicas
+   * as {@code sharing} says ({@code <parent UUID>::<n>}).
+   */
+  public static Inventory build(ObservedNode observed, NodeSharing sharing, MigStrategy strategy) {
     var resources = new TreeMap<String, List<Device>>();
     var notes = new ArrayList<String>();
     var slices = new ArrayList<Slice>();
@@ -34,15 +43,19 @@ public final class InventoryBuilder {
       if (gpu.migMode().current() && strategy != MigStrategy.NONE) {
         for (LiveGpuInstance gi : gpu.gpuInstances()) {
           for (LiveComputeInstance ci : gi.computeInstances()) {
-            slices.add(
-                new Slice(
-                    ci.profile(),
-                    new Device(ci.uuid(), ci.uuid(), gpu.index(), gi.id(), ci.id(), true)));
+            var shared = sharing.slice(gpu.index(), ci.profile());
+            for (Device device : replicas(ci.uuid(), gpu.index(), gi.id(), ci.id(), shared)) {
+              slices.add(new Slice(ci.profile(), device));
+            }
           }
         }
       } else {
-        int count = gpu.migMode().current() ? 1 : replicas.getOrDefault(gpu.index(), 1);
-        add(resources, ResourceNames.GPU, wholeGpu(gpu, count));
+        var shared = gpu.migMode().current() ? Device.UNSHARED : sharing.gpu(gpu.index());
+        add(
+            resources,
+            ResourceNames.GPU,
+            replicas(
+                gpu.uuid(), gpu.index(), Usage.WHOLE_GPU, Usage.ALL_COMPUTE_INSTANCES, shared));
       }
     }
     switch (strategy) {
@@ -73,27 +86,19 @@ public final class InventoryBuilder {
 
   private record Slice(ProfileName profile, Device device) {}
 
-  private static List<Device> wholeGpu(ObservedGpu gpu, int count) {
-    if (count <= 1) {
-      return List.of(
-          new Device(
-              gpu.uuid(),
-              gpu.uuid(),
-              gpu.index(),
-              Usage.WHOLE_GPU,
-              Usage.ALL_COMPUTE_INSTANCES,
-              true));
+  /**
+   * The devices of one parent: itself when not shared, else its replicas (MPS replicas always carry
+   * {@code ::n}, so that one replica is still told apart from the parent).
+   */
+  private static List<Device> replicas(
+      String uuid, GpuIndex gpu, int gpuInstanceId, int computeInstanceId, Sharing sharing) {
+    if (sharing.replicas() <= 1 && sharing instanceof Sharing.TimeSliced) {
+      return List.of(new Device(uuid, uuid, gpu, gpuInstanceId, computeInstanceId, true));
     }
     var devices = new ArrayList<Device>();
-    for (int n = 0; n < count; n++) {
+    for (int n = 0; n < sharing.replicas(); n++) {
       devices.add(
-          new Device(
-              gpu.uuid() + "::" + n,
-              gpu.uuid(),
-              gpu.index(),
-              Usage.WHOLE_GPU,
-              Usage.ALL_COMPUTE_INSTANCES,
-              true));
+          new Device(uuid + "::" + n, uuid, gpu, gpuInstanceId, computeInstanceId, true, sharing));
     }
     return devices;
   }

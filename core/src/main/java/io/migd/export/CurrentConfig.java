@@ -1,5 +1,7 @@
 package io.migd.export;
 
+import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
@@ -8,7 +10,9 @@ import io.migd.profiles.DeviceSelection;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigItem;
+import io.migd.profiles.MpsSharing;
 import io.migd.profiles.ProfileName;
+import io.migd.profiles.Sharing;
 import io.migd.profiles.TimeSlicing;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,7 +24,8 @@ import java.util.TreeMap;
 /**
  * The node's current layout as a mig-parted v1 config named {@code current}: one item per group of
  * GPUs that look the same, so that {@code migd apply} of it reproduces the MIG modes and profile
- * counts.
+ * counts, with the sharing the persisted intent asks for (time-slicing and MPS of whole GPUs,
+ * {@code sharing} of the slices it finds).
  */
 public final class CurrentConfig {
   /** The name of the exported config. */
@@ -28,11 +33,18 @@ public final class CurrentConfig {
 
   private CurrentConfig() {}
 
-  /** Builds the config from what was observed. */
+  /** Builds the config from what was observed, nothing shared. */
   public static MigConfigFile of(ObservedNode node) {
+    return of(node, Map.of());
+  }
+
+  /** Builds the config from what was observed, shared as {@code targets} (the intent) ask. */
+  public static MigConfigFile of(ObservedNode node, Map<GpuIndex, GpuTarget> targets) {
     Map<Shape, List<Integer>> groups = new LinkedHashMap<>();
     for (ObservedGpu gpu : node.gpus()) {
-      groups.computeIfAbsent(shapeOf(gpu), s -> new ArrayList<>()).add(gpu.index().value());
+      groups
+          .computeIfAbsent(shapeOf(gpu, targets.get(gpu.index())), s -> new ArrayList<>())
+          .add(gpu.index().value());
     }
     var items = new ArrayList<MigConfigItem>();
     groups.forEach(
@@ -45,11 +57,21 @@ public final class CurrentConfig {
                     List.of(),
                     shape.migEnabled(),
                     shape.migDevices(),
-                    new TimeSlicing.Unset())));
+                    shape.gpuSharing() instanceof Sharing.TimeSliced(var n) && n > 1
+                        ? new TimeSlicing.Replicas(n)
+                        : new TimeSlicing.Unset(),
+                    shape.gpuSharing() instanceof Sharing.Mps(var n)
+                        ? new MpsSharing.Replicas(n)
+                        : new MpsSharing.Unset(),
+                    shape.sliceSharing())));
     return MigConfigFile.of(List.of(new MigConfig(NAME, items)));
   }
 
-  private record Shape(boolean migEnabled, SequencedMap<ProfileName, Integer> migDevices) {}
+  private record Shape(
+      boolean migEnabled,
+      SequencedMap<ProfileName, Integer> migDevices,
+      Sharing gpuSharing,
+      SequencedMap<ProfileName, Sharing> sliceSharing) {}
 
   /**
    * A GPU instance whose single compute instance spans it counts under the GPU-instance name; one
@@ -57,7 +79,7 @@ public final class CurrentConfig {
    * 1c.4g.20gb}), as mig-parted reads it. A GPU instance without compute instances counts under its
    * own name, so applying the export completes it.
    */
-  private static Shape shapeOf(ObservedGpu gpu) {
+  private static Shape shapeOf(ObservedGpu gpu, GpuTarget target) {
     var counts = new TreeMap<String, Integer>();
     var names = new LinkedHashMap<String, ProfileName>();
     for (LiveGpuInstance gi : gpu.gpuInstances()) {
@@ -70,7 +92,21 @@ public final class CurrentConfig {
     }
     var migDevices = new LinkedHashMap<ProfileName, Integer>();
     counts.forEach((name, n) -> migDevices.put(names.get(name), n));
-    return new Shape(gpu.migMode().current(), migDevices);
+    Sharing gpuSharing = new Sharing.TimeSliced(1);
+    var sliceSharing = new LinkedHashMap<ProfileName, Sharing>();
+    if (target != null && gpu.migMode().current()) {
+      target
+          .sliceSharing()
+          .forEach(
+              (profile, sharing) -> {
+                if (migDevices.containsKey(profile)) {
+                  sliceSharing.put(profile, sharing);
+                }
+              });
+    } else if (target != null) {
+      gpuSharing = target.sharing();
+    }
+    return new Shape(gpu.migMode().current(), migDevices, gpuSharing, sliceSharing);
   }
 
   private static void count(

@@ -4,7 +4,7 @@ import io.migd.profiles.CiProfile;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigItem;
 import io.migd.profiles.ProfileName;
-import io.migd.profiles.TimeSlicing;
+import io.migd.profiles.Sharing;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -23,7 +23,8 @@ public final class TargetResolver {
    * The target of every GPU the config selects, by index. The first item that selects a GPU wins;
    * GPUs no item selects are absent (left as they are). A GPU without MIG that an item asks MIG of
    * gets time-sliced replicas instead: the item's {@code time-slicing.replicas}, else as many as
-   * the MIG devices it asks for, else 1.
+   * the MIG devices it asks for, else 1; an item's {@code mps} shares it by MPS instead. The item's
+   * {@code sharing} shares the MIG slices of the profiles it names.
    */
   public static SequencedMap<GpuIndex, GpuTarget> resolve(MigConfig config, ObservedNode node) {
     var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
@@ -39,19 +40,15 @@ public final class TargetResolver {
   }
 
   private static GpuTarget targetOf(MigConfigItem item, ObservedGpu gpu) {
-    int replicas =
-        switch (item.timeSlicing()) {
-          case TimeSlicing.Replicas(int n) -> n;
-          case TimeSlicing.Unset() -> 0;
-        };
+    var asked = item.gpuSharing();
     if (!item.migEnabled()) {
-      return GpuTarget.whole(gpu.index(), Math.max(1, replicas));
+      return GpuTarget.whole(gpu.index(), asked.orElse(new Sharing.TimeSliced(1)));
     }
     if (!gpu.migCapable()) {
-      int fallback = replicas > 0 ? replicas : Math.max(1, item.migDeviceCount());
-      return GpuTarget.whole(gpu.index(), fallback);
+      return GpuTarget.whole(
+          gpu.index(), asked.orElse(new Sharing.TimeSliced(Math.max(1, item.migDeviceCount()))));
     }
-    return GpuTarget.mig(gpu.index(), gpuInstances(item.migDevices()));
+    return GpuTarget.mig(gpu.index(), gpuInstances(item.migDevices()), item.sharing());
   }
 
   /**

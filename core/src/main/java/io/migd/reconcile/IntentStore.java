@@ -4,10 +4,12 @@ import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuInstanceSpec;
 import io.migd.layout.GpuTarget;
 import io.migd.profiles.ProfileName;
+import io.migd.profiles.Sharing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +44,31 @@ public final class IntentStore {
       String configDigest,
       Map<Integer, String> gpuUuids) {}
 
-  record StoredGpu(int gpu, boolean migEnabled, List<StoredInstance> gpuInstances, int replicas) {}
+  /**
+   * {@code sharing} ({@code time-slicing} or {@code mps}) and {@code sliceSharing} are absent from
+   * files written before sharing existed: time-slicing, no slice shared.
+   */
+  record StoredGpu(
+      int gpu,
+      boolean migEnabled,
+      List<StoredInstance> gpuInstances,
+      int replicas,
+      String sharing,
+      Map<String, StoredSharing> sliceSharing) {}
+
+  record StoredSharing(String strategy, int replicas) {
+    static StoredSharing of(Sharing sharing) {
+      return new StoredSharing(sharing.strategy(), sharing.replicas());
+    }
+
+    Sharing toSharing() {
+      return sharing(strategy, replicas);
+    }
+  }
+
+  private static Sharing sharing(String strategy, int replicas) {
+    return "mps".equals(strategy) ? new Sharing.Mps(replicas) : new Sharing.TimeSliced(replicas);
+  }
 
   record StoredInstance(String profile, List<Integer> computeInstanceSlices) {}
 
@@ -106,7 +132,9 @@ public final class IntentStore {
                                           new StoredInstance(
                                               s.profile().toString(), s.computeInstanceSlices()))
                                   .toList(),
-                              t.replicas()))
+                              t.replicas(),
+                              t.sharing().strategy(),
+                              sliceSharing(t)))
                   .toList();
     }
     return new Stored(
@@ -143,7 +171,8 @@ public final class IntentStore {
                                               ProfileName.parse(i.profile()),
                                               i.computeInstanceSlices()))
                                   .toList(),
-                              g.replicas()))
+                              sharing(g.sharing(), g.replicas()),
+                              sliceSharing(g)))
                   .toList());
     } else {
       intent = new Desired.Intent.Nothing();
@@ -155,6 +184,20 @@ public final class IntentStore {
         s.labelValue(),
         s.configDigest() == null ? "" : s.configDigest(),
         s.gpuUuids());
+  }
+
+  private static Map<String, StoredSharing> sliceSharing(GpuTarget target) {
+    var stored = new LinkedHashMap<String, StoredSharing>();
+    target.sliceSharing().forEach((p, sh) -> stored.put(p.toString(), StoredSharing.of(sh)));
+    return stored;
+  }
+
+  private static Map<ProfileName, Sharing> sliceSharing(StoredGpu gpu) {
+    var sharing = new LinkedHashMap<ProfileName, Sharing>();
+    if (gpu.sliceSharing() != null) {
+      gpu.sliceSharing().forEach((p, sh) -> sharing.put(ProfileName.parse(p), sh.toSharing()));
+    }
+    return sharing;
   }
 
   /** Parsers describe where in several lines; the first says what is wrong. */

@@ -26,7 +26,8 @@ class ExampleConfigsIT {
           "per-gpu-h100", "H100-SXM5-80GB,H100-SXM5-80GB,H100-SXM5-80GB,H100-SXM5-80GB",
           "a100-shared-4g", "A100-SXM4-40GB,A100-SXM4-40GB",
           "time-sliced-t4-l4", "T4,L4",
-          "mixed-a100-l4", "A100-SXM4-80GB,L4");
+          "mixed-a100-l4", "A100-SXM4-80GB,L4",
+          "shared-a100-h100-t4", "A100-SXM4-40GB,H100-SXM5-80GB,T4");
 
   private static MigConfigFile examples;
   private static MigConfigFile defaults;

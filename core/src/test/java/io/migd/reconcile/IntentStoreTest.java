@@ -7,6 +7,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuInstanceSpec;
 import io.migd.layout.GpuTarget;
 import io.migd.profiles.ProfileName;
+import io.migd.profiles.Sharing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,6 +44,48 @@ class IntentStoreTest {
     store.save(named);
     assertThat(new IntentStore(dir).load()).contains(named);
     assertThat(dir.resolve(IntentStore.FILE_NAME + ".tmp")).doesNotExist();
+  }
+
+  @Test
+  void keepsTheSharingOfSlicesAndGpus() {
+    var store = new IntentStore(dir);
+    var layout =
+        new Desired(
+            Desired.Source.REST,
+            new Desired.Intent.Layout(
+                List.of(
+                    GpuTarget.mig(
+                        new GpuIndex(0),
+                        List.of(
+                            GpuInstanceSpec.whole(ProfileName.parse("3g.20gb")),
+                            GpuInstanceSpec.whole(ProfileName.parse("1g.5gb"))),
+                        Map.of(
+                            ProfileName.parse("3g.20gb"), new Sharing.Mps(2),
+                            ProfileName.parse("1g.5gb"), new Sharing.TimeSliced(3))),
+                    GpuTarget.whole(new GpuIndex(1), new Sharing.Mps(4)))),
+            3,
+            "",
+            "",
+            Map.of(0, "GPU-a", 1, "GPU-b"));
+
+    store.save(layout);
+
+    assertThat(new IntentStore(dir).load()).contains(layout);
+  }
+
+  @Test
+  void readsAFileWrittenBeforeSharingAsTimeSlicing() throws Exception {
+    Files.writeString(
+        dir.resolve(IntentStore.FILE_NAME),
+        """
+        {"formatVersion":1,"source":"REST","config":"","generation":2,"labelValue":"",
+         "gpus":[{"gpu":1,"migEnabled":false,"gpuInstances":[],"replicas":4}],"gpuUuids":{}}
+        """);
+
+    var loaded = new IntentStore(dir).load().orElseThrow();
+
+    assertThat(loaded.intent())
+        .isEqualTo(new Desired.Intent.Layout(List.of(GpuTarget.whole(new GpuIndex(1), 4))));
   }
 
   @Test

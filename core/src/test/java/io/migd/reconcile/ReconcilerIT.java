@@ -17,6 +17,7 @@ import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigParser;
 import io.migd.profiles.ProfileName;
+import io.migd.profiles.Sharing;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -322,6 +323,34 @@ class ReconcilerIT {
     assertThat(rebooting.reconcile(config("all-enabled", 7)).state())
         .isEqualTo(GpuResult.State.REBOOTING);
     assertThat(requested).containsExactly(7L);
+  }
+
+  @Test
+  void anItemSharesAGpuWithoutMigByMpsAndTheSlicesOfTheProfilesItNames() {
+    node.reset("T4,A100-SXM4-40GB");
+    var file =
+        MigConfigParser.parse(
+            """
+            version: v1
+            mig-configs:
+              shared:
+                - devices: all
+                  mig-enabled: true
+                  mig-devices: {"3g.20gb": 1, "1g.5gb": 4}
+                  sharing: {"3g.20gb": {mps: {replicas: 2}}, "1g.5gb": {time-slicing: {replicas: 3}}}
+                  mps: {replicas: 4}
+            """);
+
+    var targets = TargetResolver.resolve(file.configs().getFirst(), node.observe());
+
+    assertThat(targets.get(new GpuIndex(0)))
+        .isEqualTo(GpuTarget.whole(new GpuIndex(0), new Sharing.Mps(4)));
+    var a100 = targets.get(new GpuIndex(1));
+    assertThat(a100.migEnabled()).isTrue();
+    assertThat(a100.sliceSharing())
+        .containsOnly(
+            java.util.Map.entry(ProfileName.parse("3g.20gb"), new Sharing.Mps(2)),
+            java.util.Map.entry(ProfileName.parse("1g.5gb"), new Sharing.TimeSliced(3)));
   }
 
   @Test

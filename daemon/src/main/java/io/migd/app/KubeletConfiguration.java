@@ -12,7 +12,9 @@ import io.migd.kubelet.DevicePlugins;
 import io.migd.kubelet.KubeletSurface;
 import io.migd.kubelet.PodResourcesClient;
 import io.migd.metrics.DeviceMetrics;
+import io.migd.mps.MpsPaths;
 import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.UsageSource;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,12 +55,12 @@ class KubeletConfiguration {
 
   @Bean
   KubeletUsage kubeletUsage(
-      NvmlSession session,
+      UsageSource processUsage,
       PodResourcesClient podResources,
       AllocationGrace grace,
       MigdProperties properties) {
     return new KubeletUsage(
-        Reconciler.processUsage(session.nvml()),
+        processUsage,
         podResources,
         grace,
         properties.kubelet().allocationGrace(),
@@ -72,7 +74,8 @@ class KubeletConfiguration {
         new DevicePluginSettings(
             properties.kubelet().devicePluginDir(),
             properties.cdi().enabled(),
-            Duration.ofSeconds(10)),
+            Duration.ofSeconds(10),
+            new MpsPaths(properties.mps().root())),
         grace);
   }
 

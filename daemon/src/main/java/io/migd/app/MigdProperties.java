@@ -29,6 +29,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cdi CDI specs generated before new devices are advertised
  * @param node the Kubernetes node surface (with {@code NODE_NAME})
  * @param auth who may call the REST API ({@code /api/v1})
+ * @param mps the MPS control daemons of MPS-shared GPUs and slices
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -45,7 +46,8 @@ public record MigdProperties(
     @DefaultValue Kubelet kubelet,
     @DefaultValue Cdi cdi,
     @DefaultValue Node node,
-    @DefaultValue Auth auth) {
+    @DefaultValue Auth auth,
+    @DefaultValue Mps mps) {
 
   /** Refuses a command element holding whitespace; fills in the default liveness timeout. */
   public MigdProperties {
@@ -57,6 +59,23 @@ public record MigdProperties(
               health.recoveryPeriod());
     }
     MigStrategy.parse(migStrategy);
+  }
+
+  /**
+   * @param controlCommand the MPS control command ({@code nvidia-cuda-mps-control}), as an argument
+   *     list; never split on whitespace. migd adds {@code -d} to start a daemon
+   * @param root where each daemon's pipe and log directories go ({@code <root>/<uuid>/pipe}), and
+   *     the shared memory directory {@code <root>/shm}
+   * @param checkInterval how often migd checks that each daemon still runs (and restarts it)
+   */
+  public record Mps(
+      @DefaultValue("nvidia-cuda-mps-control") List<String> controlCommand,
+      @DefaultValue("/run/nvidia/mps") Path root,
+      @DefaultValue("5s") Duration checkInterval) {
+    /** Refuses a command element holding whitespace. */
+    public Mps {
+      controlCommand = CommandList.check("migd.mps.control-command", controlCommand);
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import io.migd.devices.KubeletUsage;
 import io.migd.execute.ProgressListener;
 import io.migd.kubelet.KubeletSurface;
 import io.migd.metrics.ReconcileMetrics;
+import io.migd.mps.MpsDaemons;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.profiles.ConfigFileException;
@@ -19,6 +20,7 @@ import io.migd.reconcile.OutcomeListener;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.UsageSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -148,10 +150,14 @@ class ReconcileConfiguration {
       ObjectProvider<KubeletSurface> kubeletSurface,
       ObjectProvider<NodeStateWriter> nodeStateWriter,
       LayoutProgress layoutProgress,
-      ReconcileMetrics metrics) {
+      ReconcileMetrics metrics,
+      MpsDaemons mpsDaemons,
+      UsageSource processUsage) {
     KubeletSurface surface = kubeletSurface.getIfAvailable();
     KubeletUsage usage = kubeletUsage.getIfAvailable();
     var progress = new java.util.ArrayList<ProgressListener>();
+    // quit goes to an MPS daemon before the plan destroys its slice
+    progress.add(mpsDaemons);
     kubeletSurface.ifAvailable(progress::add);
     nodeStateWriter.ifAvailable(progress::add);
     progress.add(layoutProgress);
@@ -160,7 +166,7 @@ class ReconcileConfiguration {
             session.nvml(),
             catalog,
             configs,
-            usage == null ? Reconciler.processUsage(session.nvml()) : usage,
+            usage == null ? processUsage : usage,
             ProgressListener.all(progress),
             metrics.timing(surface == null ? session.reset() : surface.watching(session.reset())),
             metrics.timing(new CommandReboot(properties)))

@@ -3,7 +3,7 @@ package io.migd.app;
 import io.migd.devices.KubeletUsage;
 import io.migd.layout.NodeObserver;
 import io.migd.profiles.GpuModelCatalog;
-import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.UsageSource;
 import io.migd.rest.RestNode;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
@@ -20,10 +20,12 @@ class RestConfiguration {
   /** Its own observer over the daemon's NVML session; usage as the reconciler reads it. */
   @Bean
   RestNode restNode(
-      NvmlSession session, GpuModelCatalog catalog, ObjectProvider<KubeletUsage> kubeletUsage) {
+      NvmlSession session,
+      GpuModelCatalog catalog,
+      ObjectProvider<KubeletUsage> kubeletUsage,
+      UsageSource processUsage) {
     KubeletUsage usage = kubeletUsage.getIfAvailable();
     return new RestNode(
-        new NodeObserver(session.nvml(), catalog),
-        usage == null ? Reconciler.processUsage(session.nvml()) : usage);
+        new NodeObserver(session.nvml(), catalog), usage == null ? processUsage : usage);
   }
 }

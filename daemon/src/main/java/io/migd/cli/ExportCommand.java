@@ -1,19 +1,30 @@
 package io.migd.cli;
 
+import io.migd.app.ConfigFiles;
 import io.migd.app.MigdProperties;
 import io.migd.app.NvmlConnector;
 import io.migd.export.CurrentConfig;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
+import io.migd.layout.TargetResolver;
 import io.migd.nvml.NvmlCallObserver;
+import io.migd.profiles.ConfigFileException;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigWriter;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.IntentStore;
 import java.io.PrintWriter;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,6 +38,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
     mixinStandardHelpOptions = true,
     description = "Print the current layout as a mig-parted v1 config named 'current'.")
 final class ExportCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(ExportCommand.class);
+
   /** Output formats. */
   enum Format {
     yaml,
@@ -55,7 +68,8 @@ final class ExportCommand implements Callable<Integer> {
         err.flush();
         return ExitStatus.NOT_REACHED;
       }
-      String yaml = MigConfigWriter.write(CurrentConfig.of(node));
+      String yaml =
+          MigConfigWriter.write(CurrentConfig.of(node, intendedTargets(properties, node)));
       PrintWriter out = spec.commandLine().getOut();
       if (format == Format.json) {
         var tree = YAMLMapper.builder().build().readTree(yaml);
@@ -67,6 +81,48 @@ final class ExportCommand implements Callable<Integer> {
       out.flush();
       return ExitStatus.OK;
     }
+  }
+
+  /**
+   * What the persisted intent (else {@code migd.config}) asks of each GPU, for the sharing the
+   * export writes back; none when there is no intent or it cannot be read (the layout is still
+   * exported, from NVML).
+   */
+  private static Map<GpuIndex, GpuTarget> intendedTargets(
+      MigdProperties properties, ObservedNode node) {
+    Desired.Intent intent;
+    try {
+      intent =
+          new IntentStore(properties.stateDir())
+              .load()
+              .map(Desired::intent)
+              .orElse(
+                  properties.config().isBlank()
+                      ? new Desired.Intent.Nothing()
+                      : new Desired.Intent.NamedConfig(properties.config()));
+    } catch (IntentStore.UnreadableException e) {
+      log.warn("exporting without sharing: {}", e.getMessage());
+      return Map.of();
+    }
+    return switch (intent) {
+      case Desired.Intent.Nothing() -> Map.of();
+      case Desired.Intent.Layout(var targets) -> {
+        var byGpu = new HashMap<GpuIndex, GpuTarget>();
+        targets.forEach(t -> byGpu.put(t.gpu(), t));
+        yield byGpu;
+      }
+      case Desired.Intent.NamedConfig(var name) -> {
+        try {
+          yield ConfigFiles.load(properties.configFile(), GpuModelCatalog.builtIn())
+              .config(name)
+              .<Map<GpuIndex, GpuTarget>>map(config -> TargetResolver.resolve(config, node))
+              .orElse(Map.of());
+        } catch (ConfigFileException e) {
+          log.warn("exporting without sharing: {}", e.getMessage());
+          yield Map.of();
+        }
+      }
+    };
   }
 
   /**

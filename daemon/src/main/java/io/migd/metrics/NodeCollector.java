@@ -57,6 +57,7 @@ public final class NodeCollector implements MultiCollector {
           Metric.SLICE_PROCESSES,
           Metric.SHARED_DEVICES);
   private static final String TIME_SLICING = "time-slicing";
+  private static final String MPS = "mps";
 
   private final Nvml nvml;
   private final NodeObserver observer;
@@ -204,7 +205,7 @@ public final class NodeCollector implements MultiCollector {
 
   /** Replicas advertised per shared GPU or slice; instance labels empty for a whole GPU. */
   private static List<Point> shared(Inventory inventory) {
-    record Parent(String gpu, String gpuInstance, String computeInstance) {}
+    record Parent(String gpu, String gpuInstance, String computeInstance, String strategy) {}
     Map<Parent, Long> replicas =
         inventory.resources().values().stream()
             .flatMap(List::stream)
@@ -216,8 +217,9 @@ public final class NodeCollector implements MultiCollector {
                             ? new Parent(
                                 d.gpu().toString(),
                                 Integer.toString(d.gpuInstanceId()),
-                                Integer.toString(d.computeInstanceId()))
-                            : new Parent(d.gpu().toString(), "", ""),
+                                Integer.toString(d.computeInstanceId()),
+                                strategy(d))
+                            : new Parent(d.gpu().toString(), "", "", strategy(d)),
                     LinkedHashMap::new,
                     Collectors.counting()));
     return replicas.entrySet().stream()
@@ -229,9 +231,13 @@ public final class NodeCollector implements MultiCollector {
                         "gpu", e.getKey().gpu(),
                         "gpu_instance", e.getKey().gpuInstance(),
                         "compute_instance", e.getKey().computeInstance(),
-                        "strategy", TIME_SLICING),
+                        "strategy", e.getKey().strategy()),
                     e.getValue()))
         .toList();
+  }
+
+  private static String strategy(Device device) {
+    return device.isMps() ? MPS : TIME_SLICING;
   }
 
   private static MetricSnapshot snapshot(Metric metric, List<Point> points) {

@@ -16,6 +16,7 @@ import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.ProfileName;
 import io.migd.profiles.ProfileNameException;
+import io.migd.profiles.Sharing;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
 import java.io.IOException;
@@ -234,27 +235,34 @@ final class LayoutRequests {
     }
     boolean migEnabled = gpu.migEnabled() != null ? gpu.migEnabled() : gpu.migDevices() != null;
     var gpuIndex = new GpuIndex(index);
-    if (gpu.timeSlicing() != null) {
+    if (gpu.timeSlicing() != null && gpu.mps() != null) {
+      throw RestProblem.unprocessable(
+          "GPU " + index + ": \"timeSlicing\" and \"mps\" are both given; a GPU is shared one way");
+    }
+    if (gpu.timeSlicing() != null || gpu.mps() != null) {
+      String key = gpu.timeSlicing() != null ? "timeSlicing" : "mps";
       if (migEnabled) {
         throw RestProblem.unprocessable(
-            "GPU " + index + ": \"timeSlicing\" applies to a GPU with MIG disabled");
+            "GPU " + index + ": \"" + key + "\" applies to a GPU with MIG disabled");
       }
-      Integer replicas = gpu.timeSlicing().replicas();
-      if (replicas == null || replicas < 1 || replicas > MAX_REPLICAS) {
+      if (gpu.sharing() != null) {
         throw RestProblem.unprocessable(
-            "GPU "
-                + index
-                + ": \"timeSlicing.replicas\" must be between 1 and "
-                + MAX_REPLICAS
-                + ", got "
-                + replicas);
+            "GPU " + index + ": \"sharing\" applies to the MIG slices of a GPU with MIG enabled");
       }
-      return GpuTarget.whole(gpuIndex, replicas);
+      return GpuTarget.whole(
+          gpuIndex,
+          gpu.timeSlicing() != null
+              ? sharing("GPU " + index + ": \"timeSlicing", gpu.timeSlicing().replicas(), false)
+              : sharing("GPU " + index + ": \"mps", gpu.mps().replicas(), true));
     }
     if (!migEnabled) {
       if (gpu.migDevices() != null && !gpu.migDevices().isEmpty()) {
         throw RestProblem.unprocessable(
             "GPU " + index + ": \"migDevices\" given with \"migEnabled\": false");
+      }
+      if (gpu.sharing() != null) {
+        throw RestProblem.unprocessable(
+            "GPU " + index + ": \"sharing\" applies to the MIG slices of a GPU with MIG enabled");
       }
       return GpuTarget.whole(gpuIndex, 1);
     }
@@ -288,11 +296,62 @@ final class LayoutRequests {
         devices.put(profile, count);
       }
     }
+    var sliceSharing = new LinkedHashMap<ProfileName, Sharing>();
+    Map<String, GpuLayout.SliceSharing> shared = gpu.sharing() == null ? Map.of() : gpu.sharing();
+    for (var entry : shared.entrySet()) {
+      ProfileName profile;
+      try {
+        profile = ProfileName.parse(entry.getKey());
+      } catch (ProfileNameException e) {
+        throw RestProblem.unprocessable(
+            "GPU " + index + ": \"sharing\": " + printable(e.getMessage(), 300));
+      }
+      if (!devices.containsKey(profile)) {
+        throw RestProblem.unprocessable(
+            "GPU "
+                + index
+                + ": \"sharing\" names profile "
+                + profile
+                + ", which \"migDevices\" does not ask for");
+      }
+      var kinds = entry.getValue();
+      String where = "GPU " + index + ": \"sharing." + profile;
+      if (kinds == null || (kinds.timeSlicing() == null) == (kinds.mps() == null)) {
+        throw RestProblem.unprocessable(
+            where
+                + "\" must give exactly one of \"timeSlicing\" and \"mps\", got "
+                + (kinds == null || kinds.mps() == null ? "neither" : "both"));
+      }
+      if (sliceSharing.put(
+              profile,
+              kinds.mps() != null
+                  ? sharing(where + ".mps", kinds.mps().replicas(), true)
+                  : sharing(where + ".timeSlicing", kinds.timeSlicing().replicas(), false))
+          != null) {
+        throw RestProblem.unprocessable(
+            "GPU " + index + ": \"sharing\" names profile " + profile + " twice");
+      }
+    }
     try {
-      return GpuTarget.mig(gpuIndex, TargetResolver.gpuInstances(devices));
+      return GpuTarget.mig(gpuIndex, TargetResolver.gpuInstances(devices), sliceSharing);
     } catch (IllegalArgumentException e) {
       throw RestProblem.unprocessable("GPU " + index + ": " + e.getMessage());
     }
+  }
+
+  /** The sharing a {@code replicas} value at {@code at} (a message prefix) asks for, or 422. */
+  private static Sharing sharing(String at, Integer replicas, boolean mps) {
+    int max = mps ? Sharing.MAX_MPS_REPLICAS : MAX_REPLICAS;
+    if (replicas == null || replicas < 1 || replicas > max) {
+      throw RestProblem.unprocessable(
+          at
+              + ".replicas\" must be between 1 and "
+              + max
+              + (mps ? " (CUDA MPS serves at most 48 clients per device)" : "")
+              + ", got "
+              + replicas);
+    }
+    return mps ? new Sharing.Mps(replicas) : new Sharing.TimeSliced(replicas);
   }
 
   /**

@@ -19,6 +19,7 @@ import io.migd.layout.Usage;
 import io.migd.plan.Decision;
 import io.migd.plan.Step;
 import io.migd.profiles.Placement;
+import io.migd.profiles.Sharing;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.LayoutProgress;
@@ -141,11 +142,13 @@ public final class RestViews {
   /** A GPU target in the shape {@code PUT} takes. */
   public static GpuLayout layout(GpuTarget target) {
     if (!target.migEnabled()) {
-      return new GpuLayout(
-          target.gpu().value(),
-          false,
-          null,
-          target.replicas() == 1 ? null : new GpuLayout.TimeSlicing(target.replicas()));
+      return switch (target.sharing()) {
+        case Sharing.TimeSliced(var n) ->
+            new GpuLayout(
+                target.gpu().value(), false, null, n == 1 ? null : new GpuLayout.TimeSlicing(n));
+        case Sharing.Mps(var n) ->
+            new GpuLayout(target.gpu().value(), false, null, null, new GpuLayout.Mps(n), null);
+      };
     }
     var devices = new LinkedHashMap<String, Integer>();
     for (GpuInstanceSpec spec : target.gpuInstances()) {
@@ -157,7 +160,21 @@ public final class RestViews {
         }
       }
     }
-    return new GpuLayout(target.gpu().value(), true, devices, null);
+    var sharing = new LinkedHashMap<String, GpuLayout.SliceSharing>();
+    target
+        .sliceSharing()
+        .forEach(
+            (profile, shared) ->
+                sharing.put(
+                    profile.toString(),
+                    switch (shared) {
+                      case Sharing.TimeSliced(var n) ->
+                          new GpuLayout.SliceSharing(new GpuLayout.TimeSlicing(n), null);
+                      case Sharing.Mps(var n) ->
+                          new GpuLayout.SliceSharing(null, new GpuLayout.Mps(n));
+                    }));
+    return new GpuLayout(
+        target.gpu().value(), true, devices, null, null, sharing.isEmpty() ? null : sharing);
   }
 
   /** {@code GET /api/v1/layout}'s answer. */

@@ -290,8 +290,69 @@ class LayoutApiIT {
             "{\"gpus\":[{\"gpu\":1,\"timeSlicing\":{\"replicas\":0}}]}",
             422,
             "replicas"),
+        new Case(
+            "MPS replicas above 48",
+            json,
+            "{\"gpus\":[{\"gpu\":1,\"mps\":{\"replicas\":49}}]}",
+            422,
+            "GPU 1: \"mps.replicas\" must be between 1 and 48"),
+        new Case(
+            "time-slicing and MPS of one GPU",
+            json,
+            "{\"gpus\":[{\"gpu\":1,\"mps\":{\"replicas\":2},\"timeSlicing\":{\"replicas\":2}}]}",
+            422,
+            "GPU 1: \"timeSlicing\" and \"mps\" are both given"),
+        new Case(
+            "sharing a profile not asked for",
+            json,
+            "{\"gpus\":[{\"gpu\":0,\"migDevices\":{\"1g.5gb\":2},"
+                + "\"sharing\":{\"3g.20gb\":{\"mps\":{\"replicas\":2}}}}]}",
+            422,
+            "GPU 0: \"sharing\" names profile 3g.20gb, which \"migDevices\" does not ask for"),
+        new Case(
+            "both kinds for one slice profile",
+            json,
+            "{\"gpus\":[{\"gpu\":0,\"migDevices\":{\"1g.5gb\":2},\"sharing\":{\"1g.5gb\":"
+                + "{\"mps\":{\"replicas\":2},\"timeSlicing\":{\"replicas\":2}}}}]}",
+            422,
+            "GPU 0: \"sharing.1g.5gb\" must give exactly one of \"timeSlicing\" and \"mps\""),
+        new Case(
+            "zero replicas of a slice",
+            json,
+            "{\"gpus\":[{\"gpu\":0,\"migDevices\":{\"1g.5gb\":2},"
+                + "\"sharing\":{\"1g.5gb\":{\"timeSlicing\":{\"replicas\":0}}}}]}",
+            422,
+            "GPU 0: \"sharing.1g.5gb.timeSlicing.replicas\" must be between 1 and"),
+        new Case(
+            "unknown key in slice sharing",
+            json,
+            "{\"gpus\":[{\"gpu\":0,\"migDevices\":{\"1g.5gb\":2},"
+                + "\"sharing\":{\"1g.5gb\":{\"vgpu\":{\"replicas\":2}}}}]}",
+            400,
+            "vgpu"),
         new Case("GPU twice", json, "{\"gpus\":[{\"gpu\":1},{\"gpu\":1}]}", 422, "twice"),
         new Case("no GPUs", json, "{\"gpus\":[]}", 422, "empty"));
+  }
+
+  @Test
+  void keepsTheSharingOfSlicesAndGpusAsGiven() throws Exception {
+    settled();
+    String layout =
+        "{\"gpus\":[{\"gpu\":0,\"migDevices\":{\"3g.20gb\":1,\"1g.5gb\":4},\"sharing\":"
+            + "{\"3g.20gb\":{\"mps\":{\"replicas\":2}},\"1g.5gb\":{\"timeSlicing\":"
+            + "{\"replicas\":3}}}},{\"gpu\":1,\"mps\":{\"replicas\":4}}]}";
+
+    var answer = put("/layout", layout, null, "application/json");
+
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+    JsonNode gpus = layout().path("desired").path("gpus");
+    assertThat(gpus.get(0).path("sharing").path("3g.20gb").path("mps").path("replicas").asInt())
+        .isEqualTo(2);
+    assertThat(
+            gpus.get(0).path("sharing").path("1g.5gb").path("timeSlicing").path("replicas").asInt())
+        .isEqualTo(3);
+    assertThat(gpus.get(1).path("mps").path("replicas").asInt()).isEqualTo(4);
+    assertThat(gpus.get(1).has("timeSlicing")).isFalse();
   }
 
   @ParameterizedTest

@@ -13,6 +13,7 @@ import io.migd.api.deviceplugin.v1beta1.DevicePluginGrpc;
 import io.migd.api.deviceplugin.v1beta1.DevicePluginOptions;
 import io.migd.api.deviceplugin.v1beta1.Empty;
 import io.migd.api.deviceplugin.v1beta1.ListAndWatchResponse;
+import io.migd.api.deviceplugin.v1beta1.Mount;
 import io.migd.api.deviceplugin.v1beta1.PreStartContainerRequest;
 import io.migd.api.deviceplugin.v1beta1.PreStartContainerResponse;
 import io.migd.api.deviceplugin.v1beta1.PreferredAllocationRequest;
@@ -21,6 +22,7 @@ import io.migd.devices.AllocationListener;
 import io.migd.devices.Device;
 import io.migd.devices.Inventory;
 import io.migd.devices.PreferredAllocation;
+import io.migd.mps.MpsPaths;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,12 +42,15 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
   static final String CDI_KIND = "nvidia.com/gpu";
   static final String HEALTHY = "Healthy";
   static final String UNHEALTHY = "Unhealthy";
+  static final String MPS_PIPE_DIRECTORY = "CUDA_MPS_PIPE_DIRECTORY";
+  static final String DEV_SHM = "/dev/shm";
 
   private static final Logger log = LoggerFactory.getLogger(DevicePluginService.class);
 
   private final String resource;
   private final Supplier<Inventory> inventory;
   private final boolean cdiEnabled;
+  private final MpsPaths mps;
   private final AllocationListener listener;
   private final Set<DeviceStream> streams = ConcurrentHashMap.newKeySet();
 
@@ -53,10 +58,12 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
       String resource,
       Supplier<Inventory> inventory,
       boolean cdiEnabled,
+      MpsPaths mps,
       AllocationListener listener) {
     this.resource = resource;
     this.inventory = inventory;
     this.cdiEnabled = cdiEnabled;
+    this.mps = mps;
     this.listener = listener;
   }
 
@@ -95,6 +102,7 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
     var answer = AllocateResponse.newBuilder();
     for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
       var parents = new LinkedHashSet<String>();
+      var mpsReplicas = new ArrayList<Device>();
       for (String id : container.getDevicesIdsList()) {
         Optional<Device> device = current.find(resource, id);
         if (device.isEmpty()) {
@@ -105,10 +113,39 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
           return;
         }
         parents.add(device.get().parentUuid());
+        if (device.get().isMps()) {
+          mpsReplicas.add(device.get());
+        }
+      }
+      // one container talks to one MPS control daemon (one pipe directory), and each replica
+      // stands for one client's share of threads and memory
+      if (!mpsReplicas.isEmpty() && container.getDevicesIdsCount() > 1) {
+        response.onError(
+            Status.INVALID_ARGUMENT
+                .withDescription(
+                    "a container may get one MPS replica only; asked for "
+                        + String.join(", ", container.getDevicesIdsList())
+                        + " under "
+                        + resource
+                        + (parents.size() > 1
+                            ? " (replicas of " + parents.size() + " MPS parents)"
+                            : " (several replicas of " + parents.getFirst() + ")"))
+                .asRuntimeException());
+        return;
       }
       var containerAnswer =
           ContainerAllocateResponse.newBuilder()
               .putEnvs(VISIBLE_DEVICES, String.join(",", parents));
+      if (!mpsReplicas.isEmpty()) {
+        String pipe = mps.pipeDirectory(mpsReplicas.getFirst().parentUuid()).toString();
+        containerAnswer
+            .putEnvs(MPS_PIPE_DIRECTORY, pipe)
+            .addMounts(Mount.newBuilder().setHostPath(pipe).setContainerPath(pipe))
+            .addMounts(
+                Mount.newBuilder()
+                    .setHostPath(mps.sharedMemory().toString())
+                    .setContainerPath(DEV_SHM));
+      }
       if (cdiEnabled) {
         parents.forEach(
             p -> containerAnswer.addCdiDevices(CDIDevice.newBuilder().setName(CDI_KIND + "=" + p)));

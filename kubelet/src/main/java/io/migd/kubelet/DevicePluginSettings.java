@@ -1,5 +1,6 @@
 package io.migd.kubelet;
 
+import io.migd.mps.MpsPaths;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -7,10 +8,11 @@ import java.util.Objects;
 /**
  * How the node's device plugin runs: the kubelet's device plugin directory ({@code
  * migd.kubelet.device-plugin-dir}), whether {@code Allocate} names CDI devices ({@code
- * migd.cdi.enabled}), and the longest wait between two registration attempts.
+ * migd.cdi.enabled}), the longest wait between two registration attempts, and where the MPS pipe
+ * directories are ({@code migd.mps.root}) for {@code Allocate} of MPS replicas.
  */
 public record DevicePluginSettings(
-    Path directory, boolean cdiEnabled, Duration maxRegistrationBackoff) {
+    Path directory, boolean cdiEnabled, Duration maxRegistrationBackoff, MpsPaths mps) {
   /** The kubelet's default device plugin directory. */
   public static final Path DEFAULT_DIRECTORY = Path.of("/var/lib/kubelet/device-plugins");
 
@@ -21,6 +23,7 @@ public record DevicePluginSettings(
   public DevicePluginSettings {
     Objects.requireNonNull(directory);
     Objects.requireNonNull(maxRegistrationBackoff);
+    Objects.requireNonNull(mps);
     if (maxRegistrationBackoff.compareTo(FIRST_REGISTRATION_BACKOFF) < 0) {
       throw new IllegalArgumentException(
           "the longest registration backoff "
@@ -28,6 +31,11 @@ public record DevicePluginSettings(
               + " is below the first one, "
               + FIRST_REGISTRATION_BACKOFF);
     }
+  }
+
+  /** Settings with MPS under its default root. */
+  public DevicePluginSettings(Path directory, boolean cdiEnabled, Duration maxRegistrationBackoff) {
+    this(directory, cdiEnabled, maxRegistrationBackoff, new MpsPaths(MpsPaths.DEFAULT_ROOT));
   }
 
   /** The kubelet's registration socket in the directory. */

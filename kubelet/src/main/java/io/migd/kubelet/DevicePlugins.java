@@ -75,7 +75,8 @@ public final class DevicePlugins implements AutoCloseable {
     for (String resource : inventory.resources().keySet()) {
       if (!served.containsKey(resource)) {
         var service =
-            new DevicePluginService(resource, this::current, settings.cdiEnabled(), listener);
+            new DevicePluginService(
+                resource, this::current, settings.cdiEnabled(), settings.mps(), listener);
         var socket = settings.directory().resolve(endpoint(resource));
         var entry = new Served(resource, socket, service);
         entry.start(loop);

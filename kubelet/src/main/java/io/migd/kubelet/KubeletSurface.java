@@ -5,11 +5,14 @@ import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
 import io.migd.devices.InventoryBuilder;
 import io.migd.devices.MigStrategy;
+import io.migd.devices.NodeSharing;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
+import io.migd.mps.MpsListener;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Plan;
@@ -42,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * change the devices' health in between. Nothing is published before the first reconcile has ended.
  */
 public final class KubeletSurface
-    implements OutcomeListener, ProgressListener, XidWatcher.Sink, AutoCloseable {
+    implements OutcomeListener, ProgressListener, XidWatcher.Sink, MpsListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubeletSurface.class);
   private static final int ANY = Integer.MIN_VALUE;
 
@@ -191,16 +194,17 @@ public final class KubeletSurface
    */
   private Inventory inventory(Desired desired, Outcome outcome, Inventory previous) {
     ObservedNode observed = outcome.observed();
-    Map<GpuIndex, Integer> replicas = new HashMap<>();
+    Map<GpuIndex, GpuTarget> targets = new HashMap<>();
     resolver
         .resolve(desired, observed)
         .forEach(
             (gpu, resolution) -> {
               if (resolution instanceof Reconciler.Resolution.Target(var target)) {
-                replicas.put(gpu, target.replicas());
+                targets.put(gpu, target);
               }
             });
-    Inventory fresh = InventoryBuilder.build(observed, replicas, settings.strategy());
+    Inventory fresh =
+        InventoryBuilder.build(observed, NodeSharing.of(targets), settings.strategy());
     Set<GpuIndex> unseen = new HashSet<>(outcome.results().keySet());
     observed.gpus().forEach(g -> unseen.remove(g.index()));
     if (unseen.isEmpty() || previous == null) {
@@ -278,6 +282,24 @@ public final class KubeletSurface
           Step.DisableMig _,
           Step.CreateGpuInstance _,
           Step.CreateComputeInstance _ -> {}
+    }
+  }
+
+  @Override
+  public void daemonDown(String uuid) {
+    synchronized (lock) {
+      if (health.mpsDaemonDown(uuid) && built != null) {
+        publishLocked(false);
+      }
+    }
+  }
+
+  @Override
+  public void daemonUp(String uuid) {
+    synchronized (lock) {
+      if (health.mpsDaemonUp(uuid) && built != null) {
+        publishLocked(false);
+      }
     }
   }
 

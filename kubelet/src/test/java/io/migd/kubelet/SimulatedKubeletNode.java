@@ -5,13 +5,20 @@ import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
 import io.migd.devices.KubeletUsage;
 import io.migd.devices.MigStrategy;
+import io.migd.devices.NodeSharing;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.Backoff;
+import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
+import io.migd.mps.MpsControl;
+import io.migd.mps.MpsDaemons;
+import io.migd.mps.MpsPaths;
+import io.migd.mps.ProcessMpsControl;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
@@ -22,6 +29,7 @@ import io.migd.profiles.MigConfigParser;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuReset;
 import io.migd.reconcile.Outcome;
+import io.migd.reconcile.ProcessUsage;
 import io.migd.reconcile.RebootPolicy;
 import io.migd.reconcile.Reconciler;
 import io.migd.sim.SimulatedNvml;
@@ -34,7 +42,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -77,6 +88,7 @@ final class SimulatedKubeletNode implements AutoCloseable {
   record Published(Inventory inventory, List<String> migUuidsInNvml) {}
 
   final Path dir;
+  final MpsPaths mps;
   final SimulatedNvml sim;
   final Nvml nvml;
   final NodeObserver observer;
@@ -97,14 +109,24 @@ final class SimulatedKubeletNode implements AutoCloseable {
   /** What the kubelet was being shown each time the CDI refresh ran. */
   final List<Inventory> cdiRefreshes = new CopyOnWriteArrayList<>();
 
+  /** The MPS daemons, run by the simulated control command; null unless started with MPS. */
+  final MpsDaemons mpsDaemons;
+
+  /** What the control command was asked, in order, and whether the device still existed then. */
+  final List<String> mpsCommands = new CopyOnWriteArrayList<>();
+
   FakeKubelet kubelet;
   private final MigConfigFile configs;
   private long generation;
 
-  private SimulatedKubeletNode(String models, String configYaml, MigStrategy strategy)
-      throws IOException {
+  private SimulatedKubeletNode(
+      String models, String configYaml, MigStrategy strategy, boolean withMps) throws IOException {
     dir = Files.createTempDirectory(Path.of("/tmp"), "migd-k");
     sim = SimulatedNvml.extract(Path.of("target", "sim-kubelet").toAbsolutePath());
+    if (withMps) {
+      // the control command runs in processes of its own: they share the GPUs through a file
+      sim.require("state", dir.resolve("nvml.state").toString());
+    }
     sim.init(models);
     nvml = FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE);
     observer = new NodeObserver(nvml, CATALOG);
@@ -112,7 +134,9 @@ final class SimulatedKubeletNode implements AutoCloseable {
     kubelet = FakeKubelet.start(dir);
     podResources = FakePodResources.start(dir.resolve("pod-resources.sock"));
     podResourcesClient = new PodResourcesClient(dir.resolve("pod-resources.sock"));
-    plugins = new DevicePlugins(new DevicePluginSettings(dir, true, Duration.ofMillis(500)), grace);
+    mps = new MpsPaths(dir.resolve("mps"));
+    plugins =
+        new DevicePlugins(new DevicePluginSettings(dir, true, Duration.ofMillis(500), mps), grace);
     var resolver = new Reconciler[1];
     Consumer<Inventory> publisher =
         inventory -> {
@@ -134,14 +158,22 @@ final class SimulatedKubeletNode implements AutoCloseable {
           var result = sim.resetGpu(gpu.index().value());
           return GpuReset.Result.of(result.succeeded(), result.output());
         };
+    mpsDaemons = withMps ? new MpsDaemons(recording(mpsControl()), mps, surface, CATALOG) : null;
     reconciler =
         Reconciler.over(
             nvml,
             CATALOG,
             configs::config,
             new KubeletUsage(
-                Reconciler.processUsage(nvml), podResourcesClient, grace, GRACE, false, clock),
-            surface,
+                withMps
+                    ? new ProcessUsage(nvml::processName, mpsDaemons::isServer)
+                    : Reconciler.processUsage(nvml),
+                podResourcesClient,
+                grace,
+                GRACE,
+                false,
+                clock),
+            withMps ? ProgressListener.all(List.of(mpsDaemons, surface)) : surface,
             surface.watching(reset),
             RebootPolicy.DISABLED);
     resolver[0] = reconciler;
@@ -153,22 +185,120 @@ final class SimulatedKubeletNode implements AutoCloseable {
 
   static SimulatedKubeletNode start(String models, String configYaml, MigStrategy strategy) {
     try {
-      return new SimulatedKubeletNode(models, configYaml, strategy);
+      return new SimulatedKubeletNode(models, configYaml, strategy, false);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A node whose MPS-shared devices get daemons of the simulated control command. */
+  static SimulatedKubeletNode startWithMps(String models, String configYaml, MigStrategy strategy) {
+    try {
+      return new SimulatedKubeletNode(models, configYaml, strategy, true);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The simulated control command, on this node's simulated GPUs. */
+  MpsControl mpsControl() {
+    return new ProcessMpsControl(
+        List.of(
+            "env", "NVML_SIM_STATE=" + dir.resolve("nvml.state"), sim.mpsControlPath().toString()),
+        Duration.ofSeconds(20));
+  }
+
+  /**
+   * {@code control}, recording each command as {@code "<uuid> <command>"}, and for {@code quit}
+   * whether the device still existed in NVML when it was sent ({@code "<uuid> quit present"}).
+   */
+  MpsControl recording(MpsControl control) {
+    return new MpsControl() {
+      @Override
+      public void startDaemon(Map<String, String> environment) {
+        mpsCommands.add(environment.get("CUDA_VISIBLE_DEVICES") + " -d");
+        control.startDaemon(environment);
+      }
+
+      @Override
+      public List<String> send(Map<String, String> environment, List<String> commands) {
+        String uuid = environment.get("CUDA_VISIBLE_DEVICES");
+        for (String command : commands) {
+          mpsCommands.add(
+              uuid
+                  + " "
+                  + command
+                  + (command.equals("quit")
+                      ? (sim.require("status", "-o", "json").contains(uuid) ? " present" : " gone")
+                      : ""));
+        }
+        return control.send(environment, commands);
+      }
+    };
   }
 
   /** Reconciles the node to a config of the file, then tells the surface, as the loop does. */
   Outcome apply(String config) {
     Desired desired = Desired.config(Desired.Source.FILE, config, ++generation);
     Outcome outcome = reconciler.reconcile(desired);
+    if (mpsDaemons != null) {
+      mpsDaemons.reconciled(outcome.observed(), sharing(desired, outcome));
+    }
     surface.reconciled(desired, outcome);
     return outcome;
   }
 
+  /** What the intent shares, as the daemon's MPS wiring resolves it. */
+  NodeSharing sharing(Desired desired, Outcome outcome) {
+    var targets = new HashMap<GpuIndex, GpuTarget>();
+    reconciler
+        .resolve(desired, outcome.observed())
+        .forEach(
+            (gpu, resolution) -> {
+              if (resolution instanceof Reconciler.Resolution.Target(var target)) {
+                targets.put(gpu, target);
+              }
+            });
+    return NodeSharing.of(targets);
+  }
+
   ObservedGpu gpu(int index) {
     return observer.observe(new GpuIndex(index));
+  }
+
+  /** Kills every simulated control daemon under this node's MPS root (their servers follow). */
+  void stopMpsDaemons() throws IOException {
+    if (!Files.isDirectory(mps.root())) {
+      return;
+    }
+    try (var dirs = Files.list(mps.root())) {
+      for (Path d : dirs.toList()) {
+        Path pid = mps.pidFile(d.getFileName().toString());
+        if (Files.exists(pid)) {
+          ProcessHandle.of(Long.parseLong(Files.readString(pid).strip()))
+              .ifPresent(ProcessHandle::destroyForcibly);
+        }
+      }
+    }
+  }
+
+  /** What the simulated control command logged for a device: {@code -d}, then each command. */
+  List<String> controlLog(String uuid) {
+    try {
+      Path log = mps.pipeDirectory(uuid).resolve("control.log");
+      return Files.exists(log) ? Files.readAllLines(log) : List.of();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The environment the simulated daemon of a device recorded at its start. */
+  List<String> daemonEnvironment(String uuid) {
+    try {
+      return Files.readAllLines(mps.pipeDirectory(uuid).resolve("daemon.env"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The MIG device UUIDs NVML reports for a GPU, by compute-instance profile name. */
@@ -201,6 +331,9 @@ final class SimulatedKubeletNode implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    if (mpsDaemons != null) {
+      stopMpsDaemons();
+    }
     xids.close();
     surface.close();
     plugins.close();
@@ -208,11 +341,10 @@ final class SimulatedKubeletNode implements AutoCloseable {
     podResources.close();
     kubelet.close();
     nvml.close();
-    try (var files = Files.list(dir)) {
-      for (Path f : files.toList()) {
+    try (var files = Files.walk(dir)) {
+      for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(f);
       }
     }
-    Files.deleteIfExists(dir);
   }
 }

@@ -4,8 +4,10 @@ import io.migd.devices.Device;
 import io.migd.devices.Inventory;
 import io.migd.devices.InventoryBuilder;
 import io.migd.devices.MigStrategy;
+import io.migd.devices.NodeSharing;
 import io.migd.devices.ResourceNames;
 import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.reconcile.Desired;
@@ -33,7 +35,10 @@ public record CapacityLabels(SortedMap<String, String> labels) {
   /** {@code migd.mig-strategy}: {@code mixed}, {@code single} or {@code none}. */
   public static final String MIG_STRATEGY = "nvidia.com/mig.strategy";
 
-  /** {@code none}, or {@code time-slicing} when a whole GPU is advertised as replicas. */
+  /**
+   * How whole GPUs ({@code nvidia.com/gpu}) are shared: {@code none}, {@code time-slicing}, {@code
+   * mps}, or {@code mixed} when shared GPUs differ.
+   */
   public static final String SHARING_STRATEGY = "nvidia.com/gpu.sharing-strategy";
 
   /** The largest replica count of a whole GPU; 1 without sharing. */
@@ -41,17 +46,27 @@ public record CapacityLabels(SortedMap<String, String> labels) {
 
   private static final String COUNT_PREFIX = "nvidia.com/mig-";
   private static final String COUNT_SUFFIX = ".count";
+  private static final String REPLICAS_SUFFIX = ".replicas";
+  private static final String SHARING_SUFFIX = ".sharing-strategy";
+  private static final List<String> PROFILE_SUFFIXES =
+      List.of(COUNT_SUFFIX, REPLICAS_SUFFIX, SHARING_SUFFIX);
 
   /** Copies the map. */
   public CapacityLabels {
     labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));
   }
 
-  /** Whether {@code key} is a per-profile count label ({@code nvidia.com/mig-1g.5gb.count}). */
+  /**
+   * Whether {@code key} is a per-profile label: a count ({@code nvidia.com/mig-1g.5gb.count}) or
+   * the sharing of a shared profile ({@code .replicas}, {@code .sharing-strategy}). migd removes
+   * those of profiles that are gone.
+   */
   public static boolean isCountLabel(String key) {
     return key.startsWith(COUNT_PREFIX)
-        && key.endsWith(COUNT_SUFFIX)
-        && key.length() > COUNT_PREFIX.length() + COUNT_SUFFIX.length();
+        && PROFILE_SUFFIXES.stream()
+            .anyMatch(
+                suffix ->
+                    key.endsWith(suffix) && key.length() > COUNT_PREFIX.length() + suffix.length());
   }
 
   /**
@@ -70,23 +85,41 @@ public record CapacityLabels(SortedMap<String, String> labels) {
         .forEach(
             (resource, devices) -> {
               if (resource.startsWith(COUNT_PREFIX) && !devices.isEmpty()) {
-                labels.put(resource + COUNT_SUFFIX, Integer.toString(devices.size()));
+                var parents = parents(devices);
+                labels.put(resource + COUNT_SUFFIX, Integer.toString(parents.size()));
+                var shared = parents.values().stream().filter(Device::isShared).toList();
+                if (!shared.isEmpty()) {
+                  labels.put(resource + SHARING_SUFFIX, strategy(shared));
+                  labels.put(resource + REPLICAS_SUFFIX, Integer.toString(largest(shared)));
+                }
               }
             });
-    int replicas =
-        inventory.devices(ResourceNames.GPU).stream()
-            .collect(Collectors.groupingBy(Device::parentUuid, Collectors.counting()))
-            .values()
-            .stream()
-            .mapToInt(Long::intValue)
-            .max()
-            .orElse(1);
-    labels.put(SHARING_STRATEGY, replicas > 1 ? "time-slicing" : "none");
-    labels.put(REPLICAS, Integer.toString(replicas));
+    var gpus =
+        parents(inventory.devices(ResourceNames.GPU)).values().stream()
+            .filter(Device::isShared)
+            .toList();
+    labels.put(SHARING_STRATEGY, gpus.isEmpty() ? "none" : strategy(gpus));
+    labels.put(REPLICAS, Integer.toString(gpus.isEmpty() ? 1 : largest(gpus)));
     return new CapacityLabels(labels);
   }
 
-  /** The count labels among these. */
+  /** One device per parent UUID: how each GPU or slice is shared. */
+  private static Map<String, Device> parents(List<Device> devices) {
+    var parents = new TreeMap<String, Device>();
+    devices.forEach(d -> parents.putIfAbsent(d.parentUuid(), d));
+    return parents;
+  }
+
+  private static String strategy(List<Device> shared) {
+    var strategies = shared.stream().map(d -> d.sharing().strategy()).distinct().toList();
+    return strategies.size() == 1 ? strategies.getFirst() : "mixed";
+  }
+
+  private static int largest(List<Device> shared) {
+    return shared.stream().mapToInt(d -> d.sharing().replicas()).max().orElse(1);
+  }
+
+  /** The per-profile labels among these (counts and sharing). */
   public List<String> countLabels() {
     return labels.keySet().stream().filter(CapacityLabels::isCountLabel).toList();
   }
@@ -120,19 +153,21 @@ public record CapacityLabels(SortedMap<String, String> labels) {
         if (!allSeen) {
           return Optional.empty();
         }
-        Map<GpuIndex, Integer> replicas = new HashMap<>();
+        Map<GpuIndex, GpuTarget> targets = new HashMap<>();
         resolver
             .resolve(desired, observed)
             .forEach(
                 (gpu, resolution) -> {
                   switch (resolution) {
-                    case Reconciler.Resolution.Target(var target) ->
-                        replicas.put(gpu, target.replicas());
+                    case Reconciler.Resolution.Target(var target) -> targets.put(gpu, target);
                     case Reconciler.Resolution.Unreachable _ -> {}
                   }
                 });
         return Optional.of(
-            of(observed, InventoryBuilder.build(observed, replicas, strategy), strategy));
+            of(
+                observed,
+                InventoryBuilder.build(observed, NodeSharing.of(targets), strategy),
+                strategy));
       };
     }
   }

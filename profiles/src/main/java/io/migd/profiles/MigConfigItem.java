@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SequencedMap;
 
 /**
@@ -14,7 +15,10 @@ import java.util.SequencedMap;
  *   device-filter: ["0x20B010DE"]
  *   mig-enabled: true
  *   mig-devices: {"1g.5gb": 2, "2g.10gb": 1, "3g.20gb": 1}
- *   time-slicing: {replicas: 4}
+ *   sharing: {"3g.20gb": {mps: {replicas: 2}}, "1g.5gb": {time-slicing: {replicas: 3}}}
+ * - devices: [1]
+ *   mig-enabled: false
+ *   mps: {replicas: 4}
  * }</pre>
  *
  * @param devices the {@code devices} key: all GPUs or a list of indexes
@@ -25,23 +29,34 @@ import java.util.SequencedMap;
  *     MIG is disabled. A compute-instance name such as {@code 1c.4g.20gb: 4} means one {@code
  *     4g.20gb} GPU instance holding four 1-slice compute instances (mig-parted's reading)
  * @param timeSlicing migd's {@code time-slicing} extension, {@link TimeSlicing.Unset} when absent
+ * @param mps migd's {@code mps} extension, {@link MpsSharing.Unset} when absent; a GPU without MIG
+ *     is shared by MPS instead of time-sliced
+ * @param sharing migd's {@code sharing} extension: how every MIG slice of a profile is shared, in
+ *     file order; each profile must be one the item asks for in {@code mig-devices}
  */
 public record MigConfigItem(
     DeviceSelection devices,
     List<DeviceFilter> deviceFilters,
     boolean migEnabled,
     SequencedMap<ProfileName, Integer> migDevices,
-    TimeSlicing timeSlicing) {
+    TimeSlicing timeSlicing,
+    MpsSharing mps,
+    SequencedMap<ProfileName, Sharing> sharing) {
 
   /**
    * Validates the item and copies its collections.
    *
    * @throws IllegalArgumentException if MIG devices are given with MIG disabled, a count is
-   *     negative, or a filter repeats
+   *     negative, a filter repeats, both {@code time-slicing} and {@code mps} are set, or {@code
+   *     sharing} names a profile the item does not ask for
    */
   public MigConfigItem {
     Objects.requireNonNull(devices, "devices");
     Objects.requireNonNull(timeSlicing, "timeSlicing");
+    Objects.requireNonNull(mps, "mps");
+    if (timeSlicing instanceof TimeSlicing.Replicas && mps instanceof MpsSharing.Replicas) {
+      throw new IllegalArgumentException("time-slicing and mps are both set; choose one");
+    }
     deviceFilters = List.copyOf(deviceFilters);
     if (deviceFilters.stream().distinct().count() != deviceFilters.size()) {
       throw new IllegalArgumentException("device-filter repeats an id: " + deviceFilters);
@@ -58,6 +73,58 @@ public record MigConfigItem(
       throw new IllegalArgumentException("mig-devices given with mig-enabled false");
     }
     migDevices = Collections.unmodifiableSequencedMap(copy);
+    var shared = new LinkedHashMap<ProfileName, Sharing>();
+    for (var entry : sharing.entrySet()) {
+      var profile = Objects.requireNonNull(entry.getKey());
+      if (migDevices.getOrDefault(profile, 0) == 0) {
+        throw new IllegalArgumentException(
+            "sharing names profile " + profile + ", which mig-devices does not ask for");
+      }
+      shared.put(profile, Objects.requireNonNull(entry.getValue()));
+    }
+    sharing = Collections.unmodifiableSequencedMap(shared);
+  }
+
+  /**
+   * An item without {@code mps} or {@code sharing}.
+   *
+   * @param devices the {@code devices} key
+   * @param deviceFilters the {@code device-filter} entries
+   * @param migEnabled the {@code mig-enabled} key
+   * @param migDevices the {@code mig-devices} key
+   * @param timeSlicing the {@code time-slicing} key
+   */
+  public MigConfigItem(
+      DeviceSelection devices,
+      List<DeviceFilter> deviceFilters,
+      boolean migEnabled,
+      SequencedMap<ProfileName, Integer> migDevices,
+      TimeSlicing timeSlicing) {
+    this(
+        devices,
+        deviceFilters,
+        migEnabled,
+        migDevices,
+        timeSlicing,
+        new MpsSharing.Unset(),
+        new LinkedHashMap<>());
+  }
+
+  /**
+   * How the item shares a GPU without MIG when it says so: {@code time-slicing} or {@code mps}.
+   *
+   * @return the sharing, empty when the item has neither key (migd then falls back to the MIG
+   *     device count)
+   */
+  public Optional<Sharing> gpuSharing() {
+    return switch (mps) {
+      case MpsSharing.Replicas(var n) -> Optional.of(new Sharing.Mps(n));
+      case MpsSharing.Unset() ->
+          switch (timeSlicing) {
+            case TimeSlicing.Replicas(var n) -> Optional.of(new Sharing.TimeSliced(n));
+            case TimeSlicing.Unset() -> Optional.empty();
+          };
+    };
   }
 
   /**

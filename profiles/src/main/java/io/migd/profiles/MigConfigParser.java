@@ -38,8 +38,16 @@ public final class MigConfigParser {
           .build();
   private static final Set<String> FILE_KEYS = Set.of("version", "mig-configs");
   private static final Set<String> ITEM_KEYS =
-      Set.of("devices", "device-filter", "mig-enabled", "mig-devices", "time-slicing");
-  private static final Set<String> TIME_SLICING_KEYS = Set.of("replicas");
+      Set.of(
+          "devices",
+          "device-filter",
+          "mig-enabled",
+          "mig-devices",
+          "time-slicing",
+          "mps",
+          "sharing");
+  private static final Set<String> REPLICAS_KEYS = Set.of("replicas");
+  private static final Set<String> SHARING_KEYS = Set.of("time-slicing", "mps");
 
   private MigConfigParser() {}
 
@@ -178,11 +186,63 @@ public final class MigConfigParser {
           "\"mig-devices\" counts are all zero; write mig-devices: {} for MIG enabled without"
               + " instances");
     }
-    var timeSlicing =
-        fields.containsKey("time-slicing")
-            ? timeSlicing(fields.get("time-slicing"), at)
-            : new TimeSlicing.Unset();
-    return new MigConfigItem(devices, filters, migEnabled, migDevices, timeSlicing);
+    TimeSlicing timeSlicing = new TimeSlicing.Unset();
+    if (fields.containsKey("time-slicing")) {
+      timeSlicing =
+          new TimeSlicing.Replicas(replicas(fields.get("time-slicing"), "time-slicing", at));
+    }
+    MpsSharing mps = new MpsSharing.Unset();
+    if (fields.containsKey("mps")) {
+      if (timeSlicing instanceof TimeSlicing.Replicas) {
+        throw at.fail("\"time-slicing\" and \"mps\" are both set; a GPU is shared one way");
+      }
+      mps = new MpsSharing.Replicas(replicas(fields.get("mps"), "mps", at));
+    }
+    var sharing =
+        fields.containsKey("sharing")
+            ? sharing(fields.get("sharing"), migDevices, at)
+            : new LinkedHashMap<ProfileName, Sharing>();
+    return new MigConfigItem(devices, filters, migEnabled, migDevices, timeSlicing, mps, sharing);
+  }
+
+  private static LinkedHashMap<ProfileName, Sharing> sharing(
+      JsonNode node, Map<ProfileName, Integer> migDevices, Where at) {
+    var fields =
+        mapping(node, at, "\"sharing\"", "a mapping of profile names to time-slicing or mps");
+    var sharing = new LinkedHashMap<ProfileName, Sharing>();
+    for (var entry : fields.entrySet()) {
+      var text = entry.getKey();
+      ProfileName profile;
+      try {
+        profile = ProfileName.parse(text);
+      } catch (ProfileNameException e) {
+        throw at.fail("\"sharing\": " + e.getMessage());
+      }
+      if (migDevices.getOrDefault(profile, 0) == 0) {
+        throw at.fail(
+            "\"sharing\" names profile \"" + text + "\", which \"mig-devices\" does not ask for");
+      }
+      if (sharing.containsKey(profile)) {
+        throw at.fail("\"sharing\" names profile " + profile + " twice");
+      }
+      var place = "sharing." + text;
+      var kinds =
+          mapping(entry.getValue(), at, "\"" + place + "\"", "{time-slicing: ...} or {mps: ...}");
+      checkKeys(kinds, SHARING_KEYS, at, place + ".");
+      if (kinds.size() != 1) {
+        throw at.fail(
+            "\""
+                + place
+                + "\" must set exactly one of time-slicing and mps, got "
+                + (kinds.isEmpty() ? "neither" : "both"));
+      }
+      var kind = kinds.keySet().iterator().next();
+      int replicas = replicas(kinds.get(kind), place + "." + kind, at);
+      sharing.put(
+          profile,
+          kind.equals("mps") ? new Sharing.Mps(replicas) : new Sharing.TimeSliced(replicas));
+    }
+    return sharing;
   }
 
   private static DeviceSelection devices(JsonNode node, Where at) {
@@ -235,15 +295,26 @@ public final class MigConfigParser {
     return filters;
   }
 
-  private static TimeSlicing timeSlicing(JsonNode node, Where at) {
-    var fields = mapping(node, at, "\"time-slicing\"", "a mapping with the key replicas");
-    checkKeys(fields, TIME_SLICING_KEYS, at, "time-slicing.");
+  /** The {@code replicas} of a {@code time-slicing} or {@code mps} value at {@code key}. */
+  private static int replicas(JsonNode node, String key, Where at) {
+    var fields = mapping(node, at, "\"" + key + "\"", "a mapping with the key replicas");
+    checkKeys(fields, REPLICAS_KEYS, at, key + ".");
     var replicas = required(fields, "replicas", at);
     if (!replicas.isInt() || replicas.intValue() < 1) {
       throw at.fail(
-          "\"time-slicing.replicas\" must be an integer >= 1, got " + YamlText.describe(replicas));
+          "\"" + key + ".replicas\" must be an integer >= 1, got " + YamlText.describe(replicas));
     }
-    return new TimeSlicing.Replicas(replicas.intValue());
+    if (key.endsWith("mps") && replicas.intValue() > Sharing.MAX_MPS_REPLICAS) {
+      throw at.fail(
+          "\""
+              + key
+              + ".replicas\" is "
+              + replicas.intValue()
+              + ", above "
+              + Sharing.MAX_MPS_REPLICAS
+              + " (CUDA MPS serves at most 48 clients per device)");
+    }
+    return replicas.intValue();
   }
 
   static Map<String, JsonNode> mapping(JsonNode node, Where at, String what, String expected) {

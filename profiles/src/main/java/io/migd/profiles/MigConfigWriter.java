@@ -74,6 +74,24 @@ public final class MigConfigWriter {
       case TimeSlicing.Replicas(var replicas) ->
           out.append("      time-slicing: {replicas: ").append(replicas).append("}\n");
     }
+    switch (item.mps()) {
+      case MpsSharing.Unset() -> {}
+      case MpsSharing.Replicas(var replicas) ->
+          out.append("      mps: {replicas: ").append(replicas).append("}\n");
+    }
+    if (!item.sharing().isEmpty()) {
+      out.append("      sharing:\n");
+      item.sharing()
+          .forEach(
+              (name, sharing) ->
+                  out.append("        ")
+                      .append(quote(name.toString()))
+                      .append(": {")
+                      .append(sharing.strategy())
+                      .append(": {replicas: ")
+                      .append(sharing.replicas())
+                      .append("}}\n"));
+    }
   }
 
   /** Config names are written plain when YAML reads them back as the same string. */

@@ -256,7 +256,113 @@ class MigConfigParserTest {
         new Rejected(
             "zero replicas",
             item("devices: all", "mig-enabled: false", "time-slicing: {replicas: 0}"),
-            "\"time-slicing.replicas\" must be an integer >= 1, got 0"));
+            "\"time-slicing.replicas\" must be an integer >= 1, got 0"),
+        new Rejected(
+            "time-slicing and mps",
+            item(
+                "devices: all",
+                "mig-enabled: false",
+                "time-slicing: {replicas: 2}",
+                "mps: {replicas: 2}"),
+            "item 0: \"time-slicing\" and \"mps\" are both set"),
+        new Rejected(
+            "zero MPS replicas",
+            item("devices: all", "mig-enabled: false", "mps: {replicas: 0}"),
+            "\"mps.replicas\" must be an integer >= 1, got 0"),
+        new Rejected(
+            "49 MPS replicas",
+            item("devices: all", "mig-enabled: false", "mps: {replicas: 49}"),
+            "\"mps.replicas\" is 49, above 48"),
+        new Rejected(
+            "sharing a profile not asked for",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "mig-devices: {\"1g.5gb\": 7}",
+                "sharing: {\"2g.10gb\": {mps: {replicas: 2}}}"),
+            "item 0: \"sharing\" names profile \"2g.10gb\", which \"mig-devices\" does not ask"),
+        new Rejected(
+            "sharing a profile counted zero",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "mig-devices: {\"1g.5gb\": 7, \"2g.10gb\": 0}",
+                "sharing: {\"2g.10gb\": {mps: {replicas: 2}}}"),
+            "\"sharing\" names profile \"2g.10gb\", which \"mig-devices\" does not ask"),
+        new Rejected(
+            "both kinds for one profile",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "mig-devices: {\"1g.5gb\": 7}",
+                "sharing: {\"1g.5gb\": {mps: {replicas: 2}, time-slicing: {replicas: 2}}}"),
+            "\"sharing.1g.5gb\" must set exactly one of time-slicing and mps, got both"),
+        new Rejected(
+            "neither kind for one profile",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "mig-devices: {\"1g.5gb\": 7}",
+                "sharing: {\"1g.5gb\": {}}"),
+            "\"sharing.1g.5gb\" must set exactly one of time-slicing and mps, got neither"),
+        new Rejected(
+            "unknown sharing kind",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "mig-devices: {\"1g.5gb\": 7}",
+                "sharing: {\"1g.5gb\": {vgpu: {replicas: 2}}}"),
+            "unknown key \"sharing.1g.5gb.vgpu\""),
+        new Rejected(
+            "zero slice replicas",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "mig-devices: {\"1g.5gb\": 7}",
+                "sharing: {\"1g.5gb\": {time-slicing: {replicas: 0}}}"),
+            "\"sharing.1g.5gb.time-slicing.replicas\" must be an integer >= 1, got 0"),
+        new Rejected(
+            "too many MPS replicas of a slice",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "mig-devices: {\"1g.5gb\": 7}",
+                "sharing: {\"1g.5gb\": {mps: {replicas: 100}}}"),
+            "\"sharing.1g.5gb.mps.replicas\" is 100, above 48"),
+        new Rejected(
+            "bad profile name in sharing",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "mig-devices: {\"1g.5gb\": 7}",
+                "sharing: {\"1x.5gb\": {mps: {replicas: 2}}}"),
+            "item 0: \"sharing\": "));
+  }
+
+  @Test
+  void readsTheSharingOfSlicesAndOfWholeGpus() {
+    var parsed =
+        MigConfigParser.parse(
+            file(
+                """
+                  shared:
+                    - devices: [0]
+                      mig-enabled: true
+                      mig-devices: {"3g.20gb": 1, "1g.5gb": 4}
+                      sharing: {"3g.20gb": {mps: {replicas: 2}}, "1g.5gb": {time-slicing: {replicas: 3}}}
+                    - devices: [1]
+                      mig-enabled: false
+                      mps: {replicas: 4}
+                """));
+
+    var items = parsed.config("shared").orElseThrow().items();
+    assertThat(items.get(0).sharing())
+        .containsExactly(
+            java.util.Map.entry(ProfileName.parse("3g.20gb"), new Sharing.Mps(2)),
+            java.util.Map.entry(ProfileName.parse("1g.5gb"), new Sharing.TimeSliced(3)));
+    assertThat(items.get(0).gpuSharing()).isEmpty();
+    assertThat(items.get(1).mps()).isEqualTo(new MpsSharing.Replicas(4));
+    assertThat(items.get(1).gpuSharing()).contains(new Sharing.Mps(4));
   }
 
   @ParameterizedTest

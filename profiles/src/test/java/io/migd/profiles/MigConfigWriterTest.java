@@ -34,6 +34,7 @@ class MigConfigWriterTest {
       cases.add(new Case("generated " + model.key(), GeneratedConfigs.forModels(List.of(model))));
     }
     cases.add(new Case("awkward names and every key", awkward()));
+    cases.add(new Case("sharing of slices and GPUs", shared()));
     return cases.build();
   }
 
@@ -62,6 +63,46 @@ class MigConfigWriterTest {
             "ünïcode",
             "line\u2028separator");
     return MigConfigFile.of(names.stream().map(n -> new MigConfig(n, List.of(item))).toList());
+  }
+
+  private static MigConfigFile shared() {
+    var devices = new LinkedHashMap<ProfileName, Integer>();
+    devices.put(ProfileName.parse("3g.20gb"), 1);
+    devices.put(ProfileName.parse("1g.5gb"), 4);
+    var sharing = new LinkedHashMap<ProfileName, Sharing>();
+    sharing.put(ProfileName.parse("3g.20gb"), new Sharing.Mps(2));
+    sharing.put(ProfileName.parse("1g.5gb"), new Sharing.TimeSliced(3));
+    var a100 =
+        new MigConfigItem(
+            new DeviceSelection.Indexes(List.of(0)),
+            List.of(),
+            true,
+            devices,
+            new TimeSlicing.Unset(),
+            new MpsSharing.Unset(),
+            sharing);
+    var t4 =
+        new MigConfigItem(
+            new DeviceSelection.Indexes(List.of(1)),
+            List.of(),
+            false,
+            new LinkedHashMap<>(),
+            new TimeSlicing.Unset(),
+            new MpsSharing.Replicas(4),
+            new LinkedHashMap<>());
+    return MigConfigFile.of(List.of(new MigConfig("shared", List.of(a100, t4))));
+  }
+
+  @Test
+  void writesSharingBack() {
+    assertThat(MigConfigWriter.write(shared()))
+        .contains(
+            """
+                  sharing:
+                    "3g.20gb": {mps: {replicas: 2}}
+                    "1g.5gb": {time-slicing: {replicas: 3}}
+            """)
+        .contains("      mps: {replicas: 4}\n");
   }
 
   @ParameterizedTest

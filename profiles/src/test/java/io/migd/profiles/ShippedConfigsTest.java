@@ -68,6 +68,12 @@ class ShippedConfigsTest {
             i -> i.devices() instanceof DeviceSelection.Indexes(var x) && x.equals(List.of(0)));
     assertThat(items).anyMatch(i -> i.migDevices().containsKey(ProfileName.parse("1c.4g.20gb")));
     assertThat(items).anyMatch(i -> i.timeSlicing() instanceof TimeSlicing.Replicas);
+    assertThat(items).anyMatch(i -> i.mps() instanceof MpsSharing.Replicas);
+    assertThat(items)
+        .anyMatch(i -> i.sharing().values().stream().anyMatch(s -> s instanceof Sharing.Mps));
+    assertThat(items)
+        .anyMatch(
+            i -> i.sharing().values().stream().anyMatch(s -> s instanceof Sharing.TimeSliced));
     assertThat(items).anyMatch(i -> i.mayApplyTo(a100) && !i.deviceFilters().isEmpty());
     assertThat(items).anyMatch(i -> i.mayApplyTo(h100) && !i.deviceFilters().isEmpty());
   }

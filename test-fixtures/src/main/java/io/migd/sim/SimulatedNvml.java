@@ -30,6 +30,9 @@ public final class SimulatedNvml {
   /** File name of the command-line front. */
   public static final String CLI_NAME = "nvml-sim";
 
+  /** The simulated MPS control command built beside the library (README.md, "Simulated MPS"). */
+  public static final String MPS_CONTROL_NAME = "nvidia-cuda-mps-control";
+
   private static final int OUTPUT_CAPACITY = 1 << 20;
 
   private final Path libraryPath;
@@ -59,6 +62,8 @@ public final class SimulatedNvml {
       Path library = copyResource(LIBRARY_NAME, dir);
       Path cli = copyResource(CLI_NAME, dir);
       Files.setPosixFilePermissions(cli, PosixFilePermissions.fromString("rwxr-xr-x"));
+      Path mps = copyResource(MPS_CONTROL_NAME, dir);
+      Files.setPosixFilePermissions(mps, PosixFilePermissions.fromString("rwxr-xr-x"));
       SymbolLookup lookup = SymbolLookup.libraryLookup(library, Arena.global());
       MethodHandle handle =
           Linker.nativeLinker()
@@ -100,6 +105,11 @@ public final class SimulatedNvml {
   /** Path of the {@code nvml-sim} command beside it. */
   public Path cliPath() {
     return cliPath;
+  }
+
+  /** Path of the simulated {@code nvidia-cuda-mps-control} beside it. */
+  public Path mpsControlPath() {
+    return cliPath.resolveSibling(MPS_CONTROL_NAME);
   }
 
   /** Runs one simulator command (as {@code nvml-sim COMMAND ARGS...}) in this copy. */

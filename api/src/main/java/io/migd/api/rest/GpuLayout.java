@@ -13,15 +13,45 @@ import java.util.Map;
  * @param migEnabled the MIG mode; null means true when {@code migDevices} is given, else false
  * @param migDevices how many of each MIG profile; GPU-instance or compute-instance names
  * @param timeSlicing time-sliced replicas of a GPU without MIG, or null for the whole GPU
+ * @param mps MPS replicas of a GPU without MIG (not with {@code timeSlicing}), or null
+ * @param sharing how the MIG slices of each profile named in {@code migDevices} are shared: {@code
+ *     {"3g.20gb":{"mps":{"replicas":2}},"1g.5gb":{"timeSlicing":{"replicas":3}}}}, or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record GpuLayout(
-    Integer gpu, Boolean migEnabled, Map<String, Integer> migDevices, TimeSlicing timeSlicing) {
+    Integer gpu,
+    Boolean migEnabled,
+    Map<String, Integer> migDevices,
+    TimeSlicing timeSlicing,
+    Mps mps,
+    Map<String, SliceSharing> sharing) {
+
+  /** A layout without MPS or sharing of slices. */
+  public GpuLayout(
+      Integer gpu, Boolean migEnabled, Map<String, Integer> migDevices, TimeSlicing timeSlicing) {
+    this(gpu, migEnabled, migDevices, timeSlicing, null, null);
+  }
 
   /**
-   * Time-slicing of a GPU without MIG.
+   * Time-slicing of a GPU without MIG, or of a MIG slice.
    *
    * @param replicas how many replicas the GPU is advertised as
    */
   public record TimeSlicing(Integer replicas) {}
+
+  /**
+   * MPS sharing of a GPU without MIG, or of a MIG slice.
+   *
+   * @param replicas how many replicas, 1 to 48
+   */
+  public record Mps(Integer replicas) {}
+
+  /**
+   * How the slices of one profile are shared: exactly one of the two.
+   *
+   * @param timeSlicing time-sliced replicas
+   * @param mps MPS replicas
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record SliceSharing(TimeSlicing timeSlicing, Mps mps) {}
 }

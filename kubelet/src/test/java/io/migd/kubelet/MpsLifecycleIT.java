@@ -1,0 +1,235 @@
+package io.migd.kubelet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.migd.devices.Device;
+import io.migd.devices.MigStrategy;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.LiveComputeInstance;
+import io.migd.layout.LiveGpuInstance;
+import io.migd.mps.MpsDaemons;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.GpuResult;
+import io.migd.reconcile.Outcome;
+import java.nio.file.Files;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MPS control daemons of section 11, run through the simulated {@code nvidia-cuda-mps-control}
+ * on a node {@code A100-SXM4-40GB,H100-SXM5-80GB,T4}: one daemon per MPS-shared slice or GPU with
+ * its environment and limits, restarts, {@code quit} before a slice goes, adoption after a restart
+ * of migd, and MPS servers that are never users of their slice.
+ */
+class MpsLifecycleIT {
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final String NODE = "A100-SXM4-40GB,H100-SXM5-80GB,T4";
+  private static final String A100 =
+      """
+          - devices: [0]
+            mig-enabled: true
+            mig-devices: {"3g.20gb": 1, "1g.5gb": 4}
+            sharing: {"3g.20gb": {mps: {replicas: 2}}, "1g.5gb": {time-slicing: {replicas: 3}}}
+      """;
+  private static final String H100 =
+      """
+          - devices: [1]
+            mig-enabled: true
+            mig-devices: {"3g.40gb": 2}
+      """;
+  private static final String CONFIGS =
+      "version: v1\nmig-configs:\n  shared:\n"
+          + A100
+          + H100
+          + """
+              - devices: [2]
+                mig-enabled: false
+                mps: {replicas: 4}
+          """
+          + "  without-the-big-slice:\n"
+          + """
+              - devices: [0]
+                mig-enabled: true
+                mig-devices: {"1g.5gb": 7}
+          """
+          + H100
+          + """
+              - devices: [2]
+                mig-enabled: false
+                time-slicing: {replicas: 4}
+          """;
+
+  private SimulatedKubeletNode node;
+  private String big;
+  private String t4;
+
+  @BeforeEach
+  void start() {
+    node = SimulatedKubeletNode.startWithMps(NODE, CONFIGS, MigStrategy.MIXED);
+    assertSucceeded(node.apply("shared"));
+    big = node.migUuids(0, "3g.20gb").getFirst();
+    t4 = node.gpu(2).uuid();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    node.close();
+  }
+
+  private static void assertSucceeded(Outcome outcome) {
+    assertThat(outcome.succeeded()).as(outcome.reason()).isTrue();
+  }
+
+  @Test
+  void eachMpsDeviceGetsOneDaemonWithItsEnvironmentAndLimits() throws Exception {
+    assertThat(node.mpsDaemons.running()).containsOnlyKeys(big, t4);
+    assertThat(node.controlLog(big))
+        .startsWith(
+            "-d",
+            "set_default_active_thread_percentage 50",
+            "set_default_device_pinned_mem_limit 0 10048M")
+        .containsOnlyOnce("-d");
+    assertThat(node.controlLog(t4))
+        .startsWith(
+            "-d",
+            "set_default_active_thread_percentage 25",
+            "set_default_device_pinned_mem_limit 0 3840M")
+        .containsOnlyOnce("-d");
+    assertThat(node.daemonEnvironment(big))
+        .containsExactlyInAnyOrder(
+            "CUDA_VISIBLE_DEVICES=" + big,
+            "CUDA_MPS_PIPE_DIRECTORY=" + node.mps.pipeDirectory(big),
+            "CUDA_MPS_LOG_DIRECTORY=" + node.mps.logDirectory(big));
+    assertThat(node.daemonEnvironment(t4)).contains("CUDA_VISIBLE_DEVICES=" + t4);
+    assertThat(node.mps.logDirectory(big)).isDirectory();
+    assertThat(node.mps.sharedMemory()).isDirectory();
+    try (var dirs = Files.list(node.mps.root())) {
+      assertThat(dirs.map(d -> d.getFileName().toString()))
+          .containsExactlyInAnyOrder(big, t4, "shm");
+    }
+    assertThat(node.sim.require("status"))
+        .containsPattern("compute +0 MiB +nvidia-cuda-mps-server");
+  }
+
+  @Test
+  void aKilledDaemonIsStartedAgainItsReplicasUnhealthyMeanwhile() {
+    long first = node.mpsDaemons.running().get(big);
+    await()
+        .atMost(WAIT)
+        .until(() -> node.kubelet.ids("nvidia.com/mig-3g.20gb").contains(big + "::1"));
+    int publishesBefore = node.published.size();
+
+    ProcessHandle.of(first).orElseThrow().destroyForcibly();
+    await().atMost(WAIT).until(() -> ProcessHandle.of(first).isEmpty());
+    node.mpsDaemons.check();
+
+    long second = node.mpsDaemons.running().get(big);
+    assertThat(second).isNotEqualTo(first);
+    assertThat(ProcessHandle.of(second)).isPresent();
+    assertThat(node.controlLog(big).stream().filter("-d"::equals)).hasSize(2);
+    var after = node.published.subList(publishesBefore, node.published.size());
+    assertThat(after)
+        .anySatisfy(
+            p ->
+                assertThat(p.inventory().devices("nvidia.com/mig-3g.20gb"))
+                    .extracting(Device::healthy)
+                    .containsOnly(false));
+    assertThat(after.getLast().inventory().devices("nvidia.com/mig-3g.20gb"))
+        .extracting(Device::healthy)
+        .containsOnly(true);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(
+                        node.kubelet
+                            .latest("nvidia.com/mig-3g.20gb")
+                            .orElseThrow()
+                            .getDevicesList())
+                    .extracting(d -> d.getHealth())
+                    .containsOnly("Healthy"));
+    assertThat(node.mpsDaemons.running().get(t4)).isNotNull();
+  }
+
+  @Test
+  void aReshapeRemovingAnMpsSliceQuitsItsDaemonFirstAndUnsharingQuitsTheGpus() {
+    long bigPid = node.mpsDaemons.running().get(big);
+    long t4Pid = node.mpsDaemons.running().get(t4);
+
+    assertSucceeded(node.apply("without-the-big-slice"));
+
+    assertThat(node.mpsCommands).contains(big + " quit present");
+    assertThat(node.controlLog(big)).last().isEqualTo("quit");
+    assertThat(node.controlLog(t4)).last().isEqualTo("quit");
+    assertThat(node.migUuids(0, "3g.20gb")).isEmpty();
+    assertThat(node.mpsDaemons.running()).isEmpty();
+    await()
+        .atMost(WAIT)
+        .until(() -> ProcessHandle.of(bigPid).isEmpty() && ProcessHandle.of(t4Pid).isEmpty());
+  }
+
+  @Test
+  void aRestartOfMigdAdoptsTheRunningDaemonsAndStartsNoSecond() {
+    var before = node.mpsDaemons.running();
+
+    var restarted =
+        new MpsDaemons(node.mpsControl(), node.mps, node.surface, SimulatedKubeletNode.CATALOG);
+    restarted.findRunning();
+    Desired desired = Desired.config(Desired.Source.FILE, "shared", 1);
+    Outcome outcome = node.reconciler.reconcile(desired);
+    restarted.reconciled(outcome.observed(), node.sharing(desired, outcome));
+
+    assertThat(restarted.running()).isEqualTo(before);
+    assertThat(node.controlLog(big).stream().filter("-d"::equals)).hasSize(1);
+    assertThat(node.controlLog(t4).stream().filter("-d"::equals)).hasSize(1);
+    before.values().forEach(pid -> assertThat(ProcessHandle.of(pid)).isPresent());
+  }
+
+  @Test
+  void anMpsClientHoldsItsSliceButTheMpsServerAloneDoesNot() {
+    var where = slice(0, big);
+    node.sim.require(
+        "attach",
+        "--gpu",
+        "0",
+        "--gi",
+        Integer.toString(where.gi().id()),
+        "--ci",
+        Integer.toString(where.ci().id()),
+        "--pid",
+        "4242",
+        "--mem",
+        "1000",
+        "--name",
+        "trainer");
+
+    Outcome blocked = node.apply("without-the-big-slice");
+
+    var gpu0 = blocked.results().get(new GpuIndex(0));
+    assertThat(gpu0.state()).isEqualTo(GpuResult.State.BLOCKED);
+    assertThat(gpu0.reason()).contains("4242").doesNotContain("nvidia-cuda-mps-server");
+    assertThat(node.migUuids(0, "3g.20gb")).containsExactly(big);
+    assertThat(node.mpsDaemons.running()).containsKey(big);
+
+    node.sim.require("detach", "--pid", "4242");
+    assertSucceeded(node.apply("without-the-big-slice"));
+    assertThat(node.migUuids(0, "3g.20gb")).isEmpty();
+    assertThat(node.mpsCommands).contains(big + " quit present");
+  }
+
+  private record Where(LiveGpuInstance gi, LiveComputeInstance ci) {}
+
+  private Where slice(int gpu, String uuid) {
+    for (LiveGpuInstance gi : node.gpu(gpu).gpuInstances()) {
+      for (LiveComputeInstance ci : gi.computeInstances()) {
+        if (ci.uuid().equals(uuid)) {
+          return new Where(gi, ci);
+        }
+      }
+    }
+    throw new AssertionError(uuid + " is not on GPU " + gpu);
+  }
+}
