@@ -9,6 +9,7 @@ import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
+import io.migd.plan.Decision;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
@@ -57,7 +58,8 @@ class GpusController {
               + " pods or processes holding them, and the time-sliced replicas.")
   @GetMapping("/gpus")
   List<GpuStatus> gpus() {
-    ObservedNode observed = node.observer().observe();
+    RestNode.Observation observation = node.observeEach();
+    ObservedNode observed = observation.answered();
     Usage usage = node.usage().usage(observed);
     var resolved = reconciler.resolve(intents.current(), observed);
     var result = new ArrayList<GpuStatus>();
@@ -68,6 +70,10 @@ class GpusController {
               : 1;
       result.add(RestViews.gpu(gpu, usage, replicas));
     }
+    observation
+        .failed()
+        .forEach((gpu, e) -> result.add(GpuStatus.unobservable(gpu.value(), e.getMessage())));
+    result.sort(java.util.Comparator.comparingInt(GpuStatus::index));
     return result;
   }
 
@@ -75,7 +81,8 @@ class GpusController {
       summary = "The named configs of the config file and what each resolves to on this node")
   @GetMapping("/configs")
   List<ConfigStatus> configs() {
-    ObservedNode observed = node.observer().observe();
+    RestNode.Observation observation = node.observeEach();
+    ObservedNode observed = observation.answered();
     Usage usage = node.usage().usage(observed);
     var result = new ArrayList<ConfigStatus>();
     for (MigConfig config : file.configs()) {
@@ -92,6 +99,15 @@ class GpusController {
             .decide(target, gpu, usage)
             .ifPresent(d -> decisions.add(RestViews.decision(index, d)));
       }
+      observation
+          .failed()
+          .forEach(
+              (gpu, e) ->
+                  decisions.add(
+                      RestViews.decision(
+                          gpu,
+                          new Decision.Failed(
+                              e.code(), "observing GPU " + gpu + " failed: " + e.getMessage()))));
       result.add(new ConfigStatus(config.name(), layouts, decisions));
     }
     return result;

@@ -261,6 +261,7 @@ public final class RestViews {
         gpu.migCapable(),
         new GpuStatus.MigMode(gpu.migMode().current(), gpu.migMode().pending()),
         slices,
-        replicas);
+        replicas,
+        null);
   }
 }

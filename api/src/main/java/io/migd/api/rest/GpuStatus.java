@@ -1,5 +1,6 @@
 package io.migd.api.rest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -16,7 +17,10 @@ import java.util.List;
  * @param migMode the current and pending MIG mode
  * @param slices the MIG devices, one per compute instance
  * @param replicas time-sliced replicas the intent gives the GPU (1 = the whole GPU)
+ * @param error set, and every field but {@code index} left out, when NVML could not observe this
+ *     GPU: the call and its return code; the other GPUs are answered as usual
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record GpuStatus(
     int index,
     String uuid,
@@ -24,14 +28,20 @@ public record GpuStatus(
     String pciBusId,
     String pciDeviceId,
     String pciSubsystemId,
-    long memoryMiB,
-    boolean migCapable,
+    Long memoryMiB,
+    Boolean migCapable,
     MigMode migMode,
     List<Slice> slices,
-    int replicas) {
+    Integer replicas,
+    String error) {
   /** Copies the list. */
   public GpuStatus {
-    slices = List.copyOf(slices);
+    slices = slices == null ? null : List.copyOf(slices);
+  }
+
+  /** A GPU NVML could not observe: its index and the call that failed, nothing else. */
+  public static GpuStatus unobservable(int index, String error) {
+    return new GpuStatus(index, null, null, null, null, null, null, null, null, null, null, error);
   }
 
   /**

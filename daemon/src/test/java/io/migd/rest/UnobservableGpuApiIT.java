@@ -1,0 +1,96 @@
+package io.migd.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.migd.cli.MigdProcess;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A GPU NVML cannot observe (every {@code nvmlDeviceGetMigMode} on GPU 1 answers {@code
+ * GPU_IS_LOST}) is one entry with its error in the read calls; the other GPUs are answered in full,
+ * and a dry run still plans them.
+ */
+class UnobservableGpuApiIT {
+  private static final Duration PATIENCE = Duration.ofSeconds(90);
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  @TempDir Path nodeDir;
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void oneLostGpuLeavesTheOthersInEveryReadCall() throws Exception {
+    int port;
+    try (var socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    var migd =
+        MigdProcess.on(nodeDir)
+            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("MIGD_KUBELET_ENABLED", "false")
+            .withEnvironment("MIGD_CONFIG", "all-balanced")
+            .withEnvironment("NVML_SIM_FAULTS", "nvmlDeviceGetMigMode@1=NVML_ERROR_GPU_IS_LOST");
+    String base = "http://127.0.0.1:" + port;
+    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,A100-SXM4-40GB,T4")) {
+      await()
+          .atMost(PATIENCE)
+          .ignoreExceptions()
+          .until(() -> get(base + "/actuator/health/readiness").statusCode() == 200);
+
+      HttpResponse<String> gpus = get(base + "/api/v1/gpus");
+      assertThat(gpus.statusCode()).as(gpus.body()).isEqualTo(200);
+      JsonNode list = JSON.readTree(gpus.body());
+      assertThat(list.size()).isEqualTo(3);
+      assertThat(list.get(0).path("uuid").asString()).startsWith("GPU-");
+      assertThat(list.get(0).path("slices").size()).isEqualTo(4);
+      assertThat(list.get(0).has("error")).isFalse();
+      assertThat(list.get(1).path("index").asInt()).isEqualTo(1);
+      assertThat(list.get(1).path("error").asString())
+          .contains("nvmlDeviceGetMigMode")
+          .contains("NVML_ERROR_GPU_IS_LOST");
+      assertThat(list.get(1).has("uuid")).isFalse();
+      assertThat(list.get(2).path("model").asString()).contains("T4");
+
+      HttpResponse<String> configs = get(base + "/api/v1/configs");
+      assertThat(configs.statusCode()).as(configs.body()).isEqualTo(200);
+      assertThat(configs.body())
+          .contains("\"decision\":\"failed\"")
+          .contains("observing GPU 1 failed");
+
+      JsonNode layout = JSON.readTree(get(base + "/api/v1/layout").body());
+      assertThat(layout.path("state").asString()).isEqualTo("failed");
+      assertThat(layout.path("decisions").get(0).path("state").asString()).isEqualTo("success");
+      assertThat(layout.path("decisions").get(1).path("decision").asString()).isEqualTo("failed");
+
+      HttpResponse<String> dryRun =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/api/v1/layout?dryRun=true"))
+                  .header("Content-Type", "application/json")
+                  .PUT(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"gpus\":[{\"gpu\":0,\"migEnabled\":true,\"migDevices\":{\"3g.20gb\":2}}]}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+      assertThat(dryRun.body()).contains("\"decision\":\"change\"");
+      assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
+    }
+  }
+
+  private HttpResponse<String> get(String url) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
