@@ -84,6 +84,21 @@ class UnobservableGpuApiIT {
               HttpResponse.BodyHandlers.ofString());
       assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
       assertThat(dryRun.body()).contains("\"decision\":\"change\"");
+
+      HttpResponse<String> forTheLostGpu =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/api/v1/layout"))
+                  .header("Content-Type", "application/json")
+                  .PUT(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"gpus\":[{\"gpu\":1,\"migEnabled\":true,\"migDevices\":{\"3g.20gb\":2}}]}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(forTheLostGpu.statusCode()).as(forTheLostGpu.body()).isEqualTo(503);
+      assertThat(forTheLostGpu.body())
+          .contains("GPU 1 could not be observed")
+          .contains("NVML_ERROR_GPU_IS_LOST")
+          .doesNotContain("out of range");
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
   }
