@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * Waits for NVML's critical XID events on every GPU, on a thread of its own, and hands each to a
  * sink. A GPU reset ({@link Nvml#whileReleased}) makes the event set stale: a hook registers a new
  * one before any NVML call resumes, and the thread moves to it without a pause, so an XID raised
- * once the reset is done is not missed. When NVML fails otherwise, it drops the event set, backs off
- * and registers again; nothing the sink or NVML throws ends the thread.
+ * once the reset is done is not missed. When NVML fails otherwise, it drops the event set, backs
+ * off and registers again; nothing the sink or NVML throws ends the thread.
  */
 public final class XidWatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(XidWatcher.class);
