@@ -12,12 +12,16 @@ import io.migd.nvml.ProcessInfo;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Waits for NVML's critical XID events on every GPU, on a thread of its own, and hands each to a
- * sink. When NVML fails (a GPU reset re-initialises it, for instance) it drops the event set, backs
+ * sink. A GPU reset ({@link Nvml#whileReleased}) makes the event set stale: a hook registers a new
+ * one before any NVML call resumes, and the thread moves to it without a pause, so an XID raised
+ * once the reset is done is not missed. When NVML fails otherwise, it drops the event set, backs
  * off and registers again; nothing the sink or NVML throws ends the thread.
  */
 public final class XidWatcher implements AutoCloseable {
@@ -41,6 +45,17 @@ public final class XidWatcher implements AutoCloseable {
   private volatile boolean stopping;
   private volatile boolean watching;
 
+  /** NVML initialisations since the watcher started; changes only while NVML is released. */
+  private final AtomicLong resets = new AtomicLong();
+
+  /** The set registered after the latest reset, until the thread moves to it. */
+  private final AtomicReference<Registered> fresh = new AtomicReference<>();
+
+  private volatile Nvml.Registration hook;
+
+  /** An event set and the reset it was created after: a later reset makes it stale. */
+  private record Registered(EventSetHandle set, long reset) {}
+
   /** A watcher that is not started yet. */
   public XidWatcher(Nvml nvml, Sink sink, Backoff backoff) {
     this.nvml = nvml;
@@ -51,6 +66,7 @@ public final class XidWatcher implements AutoCloseable {
 
   /** Starts watching. */
   public void start() {
+    hook = nvml.onReinitialised(this::registerAgain);
     thread.start();
   }
 
@@ -67,13 +83,26 @@ public final class XidWatcher implements AutoCloseable {
   private void run() {
     int failures = 0;
     while (!stopping) {
-      EventSetHandle set = null;
+      Registered current = null;
       try {
-        set = register();
+        Registered pending = fresh.getAndSet(null);
+        current = pending != null ? pending : nvml.inSequence(() -> register(resets.get()));
         watching = true;
         failures = 0;
         while (!stopping) {
-          Optional<EventData> event = nvml.waitForEvent(set, WAIT);
+          current = newest(current);
+          Optional<EventData> event;
+          try {
+            event = nvml.waitForEvent(current.set(), WAIT);
+          } catch (NvmlException e) {
+            // a reset between the look at the newest set and the wait: the hook left the new one
+            Registered newer = newest(current);
+            if (newer == current) {
+              throw e;
+            }
+            current = newer;
+            continue;
+          }
           if (event.isPresent() && event.get().isXid()) {
             deliver(event.get());
           }
@@ -96,13 +125,59 @@ public final class XidWatcher implements AutoCloseable {
         pause(wait);
       } finally {
         watching = false;
-        free(set);
+        free(current);
       }
     }
   }
 
-  private EventSetHandle register() {
+  /** The set registered after the latest reset, or {@code current} when there was none since. */
+  private Registered newest(Registered current) {
+    Registered newer = fresh.getAndSet(null);
+    if (newer == null) {
+      return current;
+    }
+    if (newer.reset() == current.reset()) {
+      // the thread registered its own set after the hook ran: both are valid, one is enough
+      free(newer);
+      return current;
+    }
+    // the old set is stale (NVML was initialised again since): it is dropped, not freed
+    return newer;
+  }
+
+  /**
+   * The re-initialisation hook: runs while NVML is still held for the reset, so the new set is
+   * registered before any call (and any XID the caller raises next) goes on.
+   */
+  private void registerAgain() {
+    long reset = resets.incrementAndGet();
+    fresh.set(null);
+    if (stopping) {
+      return;
+    }
+    try {
+      fresh.set(register(reset));
+    } catch (RuntimeException e) {
+      log.warn(
+          "XID events not registered again after NVML was initialised again: {}; the watcher"
+              + " registers again after its next wait fails",
+          e.getMessage());
+    }
+  }
+
+  /** Creates a set and registers every GPU's XIDs into it; NVML is not released meanwhile. */
+  private Registered register(long reset) {
     EventSetHandle set = nvml.createEventSet();
+    try {
+      registerXids(set);
+    } catch (RuntimeException e) {
+      nvml.freeEventSet(set);
+      throw e;
+    }
+    return new Registered(set, reset);
+  }
+
+  private void registerXids(EventSetHandle set) {
     int registered = 0;
     int count = nvml.deviceCount();
     for (int i = 0; i < count; i++) {
@@ -118,8 +193,11 @@ public final class XidWatcher implements AutoCloseable {
         log.warn("gpu={} XID events not registered: {}", i, e.getMessage());
       }
     }
-    log.info("watching XID events on {} of {} GPUs", registered, count);
-    return set;
+    log.info(
+        "watching XID events on {} of {} GPUs{}",
+        registered,
+        count,
+        resets.get() > 0 ? " (NVML was initialised again)" : "");
   }
 
   private void deliver(EventData event) {
@@ -135,12 +213,20 @@ public final class XidWatcher implements AutoCloseable {
     }
   }
 
-  private void free(EventSetHandle set) {
-    if (set == null) {
+  /** Frees a set unless NVML was initialised again since it was made. */
+  private void free(Registered registered) {
+    if (registered == null) {
       return;
     }
     try {
-      nvml.freeEventSet(set);
+      nvml.inSequence(
+          () -> {
+            // a stale handle is not freed: after a re-initialisation freeing it is undefined
+            if (registered.reset() == resets.get()) {
+              nvml.freeEventSet(registered.set());
+            }
+            return null;
+          });
     } catch (RuntimeException e) {
       log.debug("freeing the event set: {}", e.getMessage());
     }
@@ -159,10 +245,24 @@ public final class XidWatcher implements AutoCloseable {
   @Override
   public void close() {
     stopping = true;
+    Nvml.Registration added = hook;
+    if (added != null) {
+      added.close();
+    }
     try {
       thread.join(Duration.ofSeconds(2));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    // taken inside a sequence, so a hook still running for a reset in progress has finished
+    try {
+      nvml.inSequence(
+          () -> {
+            free(fresh.getAndSet(null));
+            return null;
+          });
+    } catch (RuntimeException e) {
+      log.debug("freeing the event set: {}", e.getMessage());
     }
   }
 }

@@ -13,13 +13,17 @@ import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.sim.SimulatedNvml;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** XIDs injected into the simulated driver reach the sink, with the GPU and GPU instance. */
+/**
+ * XIDs injected into the simulated driver reach the sink, with the GPU and GPU instance, also right
+ * after a GPU reset re-initialised NVML.
+ */
 class XidWatcherIT {
   private SimulatedNvml sim;
   private Nvml nvml;
@@ -60,5 +64,22 @@ class XidWatcherIT {
                         new XidWatcher.Xid(new GpuIndex(0), gi, 94),
                         new XidWatcher.Xid(new GpuIndex(1), Usage.WHOLE_GPU, 79)));
     assertThat(watcher.isAlive()).isTrue();
+  }
+
+  @Test
+  void anXidRaisedRightAfterEachResetReachesTheSink() {
+    await().atMost(Duration.ofSeconds(10)).until(watcher::isWatching);
+    var expected = new ArrayList<XidWatcher.Xid>();
+    for (int code = 79; code < 82; code++) {
+      nvml.whileReleased(() -> sim.resetGpu(1));
+      // no wait for the watcher: the reset returns only once XID events are registered again
+      sim.require("xid", "--gpu", "1", "--xid", Integer.toString(code));
+      expected.add(new XidWatcher.Xid(new GpuIndex(1), Usage.WHOLE_GPU, code));
+
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(() -> assertThat(seen).containsExactlyElementsOf(expected));
+      assertThat(watcher.isWatching()).isTrue();
+    }
   }
 }

@@ -12,7 +12,9 @@ import java.util.Optional;
  * caller's thread, several threads at once (the GPUs of a node are changed in parallel), and a
  * failure is thrown there. {@link #waitForEvent} runs on a thread of its own so health events never
  * wait behind a reshape. {@link #whileReleased} and {@link #close()} let the calls in flight end
- * first and hold new ones until they are done.
+ * first and hold new ones until they are done; after a release, the hooks given to {@link
+ * #onReinitialised} (the owners of event sets) register their event sets again before the held
+ * calls resume.
  */
 public interface Nvml extends AutoCloseable {
 
@@ -27,12 +29,33 @@ public interface Nvml extends AutoCloseable {
   /**
    * Shuts NVML down, runs {@code action} (a GPU reset that needs no NVML client open on the GPU),
    * and initialises NVML again, with no call of this session in between: calls and sequences in
-   * flight on other threads end first, and new ones wait until NVML is back. Handles taken before
-   * are stale afterwards; look them up again. When initialising again fails, the {@link
-   * NvmlException} names {@code nvmlInit_v2}; calling this again (with an action that does nothing)
-   * retries it.
+   * flight on other threads end first, and new ones wait until NVML is back and the {@link
+   * #onReinitialised} hooks have run (so event sets are registered again before any call resumes,
+   * and no event raised after this returns is missed). Handles taken before, event sets included,
+   * are stale afterwards; look them up again, and do not free a stale event set. When initialising
+   * again fails, the {@link NvmlException} names {@code nvmlInit_v2} and the hooks do not run;
+   * calling this again (with an action that does nothing) retries it.
    */
   <T> T whileReleased(java.util.function.Supplier<T> action);
+
+  /**
+   * Runs {@code hook} every time {@link #whileReleased} has initialised NVML again, on the
+   * releasing thread while other calls are still held, in the order hooks were added. A hook may
+   * make NVML calls on its own thread (to create an event set and register events into it), but
+   * must not wait for an event or release NVML. A hook that throws is logged and does not fail the
+   * release; the other hooks still run.
+   *
+   * @return closing it removes the hook (a release already running may still run it once)
+   */
+  Registration onReinitialised(Runnable hook);
+
+  /** A hook added to a session; {@link #close()} removes it. */
+  @FunctionalInterface
+  interface Registration extends AutoCloseable {
+    /** Removes the hook. */
+    @Override
+    void close();
+  }
 
   // ---- system
 

@@ -3,9 +3,12 @@ package io.migd.nvml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -84,6 +87,54 @@ class SessionGateIT {
     assertThatThrownBy(() -> node.nvml.inSequence(() -> node.nvml.whileReleased(() -> null)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("inSequence");
+    assertThat(node.nvml.deviceCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aHookRegistersAnEventSetAgainBeforeTheReleaseReturnsAndAFailingOneDoesNotFailIt() {
+    var set = new AtomicReference<EventSetHandle>();
+    var runs = new AtomicInteger();
+    node.nvml.onReinitialised(
+        () -> {
+          throw new IllegalStateException("a broken hook");
+        });
+    Nvml.Registration registration =
+        node.nvml.onReinitialised(
+            () -> {
+              runs.incrementAndGet();
+              EventSetHandle created = node.nvml.createEventSet();
+              node.nvml.registerEvents(
+                  node.nvml.deviceByIndex(1), EventData.XID_CRITICAL_ERROR, created);
+              set.set(created);
+            });
+
+    node.nvml.whileReleased(() -> node.sim.resetGpu(1));
+    node.sim.require("xid", "--gpu", "1", "--xid", "79");
+
+    assertThat(node.nvml.waitForEvent(set.get(), Duration.ofSeconds(5)))
+        .as("the XID raised right after the release, on the set the hook registered")
+        .hasValueSatisfying(event -> assertThat(event.eventData()).isEqualTo(79));
+    registration.close();
+    node.nvml.whileReleased(() -> null);
+    assertThat(runs).as("a removed hook does not run again").hasValue(1);
+  }
+
+  @Test
+  void aHookCannotWaitForAnEventWhileNvmlIsHeldForIt() {
+    var refused = new AtomicReference<Throwable>();
+    EventSetHandle set = node.nvml.createEventSet();
+    node.nvml.onReinitialised(
+        () -> {
+          try {
+            node.nvml.waitForEvent(set, Duration.ofMillis(10));
+          } catch (IllegalStateException e) {
+            refused.set(e);
+          }
+        });
+
+    node.nvml.whileReleased(() -> null);
+
+    assertThat(refused.get()).isNotNull();
     assertThat(node.nvml.deviceCount()).isEqualTo(2);
   }
 }

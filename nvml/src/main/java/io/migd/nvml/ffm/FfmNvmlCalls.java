@@ -13,7 +13,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,6 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The plumbing under {@link FfmNvml}: the session gate, the return-code check, timing and the small
@@ -32,10 +36,14 @@ import java.util.function.Supplier;
  * <p>NVML is thread-safe, so calls run on the caller's thread, several at once, and an error is
  * thrown with the caller's frames. They share a session gate: a call holds its shared side, and
  * {@link #whileReleased} and {@link #close} take the exclusive side, so calls in flight end before
- * NVML shuts down and new ones wait until it is initialised again. The blocking event wait keeps a
- * thread of its own, so a health event is never behind a caller's call.
+ * NVML shuts down and new ones wait until it is initialised again. The re-initialisation hooks run
+ * while the releasing thread still holds the exclusive side (a ReentrantReadWriteLock lets its
+ * holder take the shared side too, so they can call NVML), so event sets are registered again
+ * before the held calls resume. The blocking event wait keeps a thread of its own, so a health
+ * event is never behind a caller's call.
  */
 abstract class FfmNvmlCalls implements Nvml {
+  private static final Logger log = LoggerFactory.getLogger(FfmNvmlCalls.class);
   static final int NAME_BUFFER = 96;
   static final int VERSION_BUFFER = 80;
   static final int GI_PROFILE_COUNT = 18;
@@ -47,6 +55,7 @@ abstract class FfmNvmlCalls implements Nvml {
   private final NvmlCallObserver observer;
   final ExecutorService events;
   private final ReentrantReadWriteLock session = new ReentrantReadWriteLock();
+  private final List<Runnable> reinitialised = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
   private final AtomicLong nanosInNvml = new AtomicLong();
 
@@ -113,9 +122,29 @@ abstract class FfmNvmlCalls implements Nvml {
         return action.get();
       } finally {
         check("nvmlInit_v2", raw.nvmlInit_v2());
+        runReinitialisedHooks();
       }
     } finally {
       exclusive.unlock();
+    }
+  }
+
+  @Override
+  public Registration onReinitialised(Runnable hook) {
+    // a wrapper per call, so adding the same hook twice and closing one removes only that one
+    Runnable added = hook::run;
+    reinitialised.add(added);
+    return () -> reinitialised.remove(added);
+  }
+
+  private void runReinitialisedHooks() {
+    for (Runnable hook : reinitialised) {
+      try {
+        hook.run();
+      } catch (RuntimeException e) {
+        // the reset itself succeeded: the hook's owner is left to recover on its own
+        log.error("a hook after NVML was initialised again failed", e);
+      }
     }
   }
 
@@ -149,6 +178,10 @@ abstract class FfmNvmlCalls implements Nvml {
   /** Runs {@code body} on the event thread, under the shared side of the session gate. */
   <T> T onEventThread(Callable<T> body) {
     ensureOpen();
+    if (session.isWriteLockedByCurrentThread()) {
+      // the event thread would wait for the shared side this thread holds exclusively
+      throw new IllegalStateException("no NVML event wait while NVML is released");
+    }
     Future<T> future = events.submit(() -> shared(body, false));
     try {
       return future.get();
