@@ -29,8 +29,9 @@ import java.util.stream.Stream;
  *
  * <p>Arguments: the extracted directory (holding {@code migd.jar} and {@code lib/}), runs per
  * configuration (default 5), seconds at rest before RSS is read (default 10), then optionally the
- * names of the configurations to run (default all), or {@code nmt=<name>} to print the JVM's
- * native memory summary of one configuration at rest.
+ * names of the configurations to run (default all) and configurations of one's own ({@code
+ * "name|-Xmx48m -Xss512k|aot"}), or {@code nmt=<name>} to print the JVM's native memory summary of
+ * one configuration at rest.
  */
 public final class Footprint {
   private static final String GPUS = String.join(",", Collections.nCopies(8, "H100-SXM5-80GB"));
@@ -38,13 +39,24 @@ public final class Footprint {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofMillis(200)).build();
 
+  /**
+   * An option {@code env:NAME=value} is an environment variable of the process, not a JVM option.
+   */
+  private static final String ENV = "env:";
+
+  /**
+   * (b): the serial collector (one GC thread, no concurrent machinery), C1 only, a heap sized for
+   * the daemon's live set (about 25 MB after a full GC with the API document built) rather than the
+   * machine, smaller thread stacks and code cache.
+   */
   private static final List<String> LEAN =
       List.of(
           "-XX:+UseSerialGC",
           "-XX:TieredStopAtLevel=1",
+          "-Xms8m",
           "-Xmx64m",
           "-Xss512k",
-          "-XX:ReservedCodeCacheSize=32m");
+          "-XX:ReservedCodeCacheSize=16m");
 
   /** One JVM configuration: its options and whether it runs with an AOT cache made for it. */
   record Config(String name, List<String> options, boolean aot) {}
@@ -55,14 +67,22 @@ public final class Footprint {
           new Config("b-lean", LEAN, false),
           new Config("c-lean-aot", LEAN, true),
           new Config("d-defaults-aot", List.of(), true),
-          new Config("e-lean-aot-lazy", concat(LEAN, "-Dspring.main.lazy-initialization=true"), true),
           new Config(
-              "f-lean-c2-aot",
-              List.of("-XX:+UseSerialGC", "-Xmx64m", "-Xss512k", "-XX:ReservedCodeCacheSize=32m"),
+              "e-lean-aot-lazy", concat(LEAN, "-Dspring.main.lazy-initialization=true"), true),
+          new Config(
+              "f-serial-c2-aot",
+              LEAN.stream().filter(o -> !o.startsWith("-XX:TieredStopAtLevel")).toList(),
+              true),
+          new Config(
+              "g-lean-aot-no-apidocs",
+              concat(
+                  concat(LEAN, "-Dspringdoc.api-docs.enabled=false"),
+                  "-Dspringdoc.swagger-ui.enabled=false"),
               true));
 
   /** What one run measured. */
-  record Run(double readyMs, double cpuMsAtReady, double rssMib, double rssAnonMib) {}
+  record Run(
+      double readyMs, double cpuMsAtReady, double rssMib, double rssAnonMib, long gpusInSync) {}
 
   private Footprint() {}
 
@@ -87,16 +107,25 @@ public final class Footprint {
 
     for (String name : names) {
       if (name.startsWith("nmt=")) {
-        Config config = find(name.substring(4));
+        String wanted = name.substring(4);
+        Config config = wanted.contains("|") ? parse(wanted) : find(wanted);
         nativeMemory(java, app, work, config, restSeconds);
         return;
       }
     }
-    var summaries = new ArrayList<String>();
+    var configs = new ArrayList<Config>();
     for (Config config : CONFIGS) {
-      if (!names.isEmpty() && !names.contains(config.name())) {
-        continue;
+      if (names.isEmpty() || names.contains(config.name())) {
+        configs.add(config);
       }
+    }
+    for (String name : names) {
+      if (name.contains("|")) {
+        configs.add(parse(name));
+      }
+    }
+    var summaries = new ArrayList<String>();
+    for (Config config : configs) {
       List<String> options = new ArrayList<>(config.options());
       if (config.aot()) {
         Path cache = work.resolve(config.name() + ".aot");
@@ -107,8 +136,15 @@ public final class Footprint {
       for (int i = 0; i < runs; i++) {
         Run run = measure(java, app, work, options, restSeconds);
         System.out.printf(
-            "%-16s run %d: ready %5.0f ms, cpu %5.0f ms, rss %5.1f MiB (anon %5.1f)%n",
-            config.name(), i + 1, run.readyMs(), run.cpuMsAtReady(), run.rssMib(), run.rssAnonMib());
+            "%-22s run %d: ready %5.0f ms, cpu %5.0f ms, rss %5.1f MiB (anon %5.1f), %d of 8 GPUs"
+                + " reconciled when ready%n",
+            config.name(),
+            i + 1,
+            run.readyMs(),
+            run.cpuMsAtReady(),
+            run.rssMib(),
+            run.rssAnonMib(),
+            run.gpusInSync());
         results.add(run);
       }
       summaries.add(summary(config, results));
@@ -119,6 +155,13 @@ public final class Footprint {
     deleteTree(work);
   }
 
+  /** {@code name|options separated by spaces[|aot]}, a configuration of one's own. */
+  private static Config parse(String spec) {
+    String[] parts = spec.split("\\|", -1);
+    List<String> options = parts[1].isBlank() ? List.of() : List.of(parts[1].trim().split("\\s+"));
+    return new Config(parts[0], options, parts.length > 2 && parts[2].equals("aot"));
+  }
+
   private static Config find(String name) {
     return CONFIGS.stream()
         .filter(c -> c.name().equals(name))
@@ -126,7 +169,9 @@ public final class Footprint {
         .orElseThrow(() -> new IllegalArgumentException("no configuration " + name));
   }
 
-  /** One training run: ready, then SIGTERM, so the cache holds what start-up and a reconcile use. */
+  /**
+   * One training run: ready, then SIGTERM, so the cache holds what start-up and a reconcile use.
+   */
   private static void train(String java, Path app, Path work, Config config, Path cache)
       throws Exception {
     Files.deleteIfExists(cache);
@@ -144,7 +189,7 @@ public final class Footprint {
       throw new IllegalStateException("training run made no AOT cache " + cache);
     }
     System.out.printf(
-        "%-16s AOT cache %.1f MiB%n", config.name(), Files.size(cache) / (1024.0 * 1024.0));
+        "%-22s AOT cache %.1f MiB%n", config.name(), Files.size(cache) / (1024.0 * 1024.0));
   }
 
   private static Run measure(
@@ -156,6 +201,7 @@ public final class Footprint {
       awaitReady(process, port);
       double readyMs = (System.nanoTime() - started) / 1e6;
       double cpuMs = cpuMs(process.pid());
+      long gpusInSync = gpusInSync(work.resolve("run.log"));
       TimeUnit.SECONDS.sleep(restSeconds);
       if (!process.isAlive()) {
         throw new IllegalStateException("migd exited at rest: " + process.exitValue());
@@ -163,25 +209,35 @@ public final class Footprint {
       double rss = statusKib(process.pid(), "VmRSS") / 1024.0;
       double anon = statusKib(process.pid(), "RssAnon") / 1024.0;
       stop(process);
-      return new Run(readyMs, cpuMs, rss, anon);
+      return new Run(readyMs, cpuMs, rss, anon, gpusInSync);
     } finally {
       process.destroyForcibly();
     }
   }
 
-  private static void nativeMemory(
-      String java, Path app, Path work, Config config, int restSeconds) throws Exception {
+  private static void nativeMemory(String java, Path app, Path work, Config config, int restSeconds)
+      throws Exception {
     var options = new ArrayList<>(config.options());
+    if (config.aot()) {
+      Path cache = work.resolve(config.name() + ".aot");
+      train(java, app, work, config, cache);
+      options.add("-XX:AOTCache=" + cache);
+    }
     options.add("-XX:NativeMemoryTracking=summary");
     int port = freePort();
     Process process = start(java, app, work, options, port, "nmt");
     try {
       awaitReady(process, port);
       TimeUnit.SECONDS.sleep(restSeconds);
-      System.out.printf("VmRSS %d KiB%n", statusKib(process.pid(), "VmRSS"));
+      System.out.printf(
+          "VmRSS %d KiB, RssAnon %d KiB, RssFile %d KiB%n",
+          statusKib(process.pid(), "VmRSS"),
+          statusKib(process.pid(), "RssAnon"),
+          statusKib(process.pid(), "RssFile"));
       Path jcmd = Path.of(java).resolveSibling("jcmd");
       var command =
-          new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "VM.native_memory", "summary")
+          new ProcessBuilder(
+                  jcmd.toString(), Long.toString(process.pid()), "VM.native_memory", "summary")
               .inheritIO()
               .start();
       command.waitFor();
@@ -198,7 +254,7 @@ public final class Footprint {
     var command = new ArrayList<String>();
     command.add(java);
     command.add("--enable-native-access=ALL-UNNAMED");
-    command.addAll(options);
+    options.stream().filter(option -> !option.startsWith(ENV)).forEach(command::add);
     command.addAll(
         List.of(
             "-jar",
@@ -209,11 +265,18 @@ public final class Footprint {
             "--migd.state-dir=" + state,
             "--server.port=" + port));
     var builder = new ProcessBuilder(command).directory(work.toFile());
-    // the simulated GPUs in memory, no kubelet, no Kubernetes: the node as the image's training sees it
+    // the simulated GPUs in memory, no kubelet, no Kubernetes: the node as the image's training
+    // sees it
     builder.environment().remove("NVML_SIM_STATE");
     builder.environment().remove("NODE_NAME");
     builder.environment().remove("JAVA_TOOL_OPTIONS");
     builder.environment().put("MIGD_KUBELET_ENABLED", "false");
+    for (String option : options) {
+      if (option.startsWith(ENV)) {
+        String[] variable = option.substring(ENV.length()).split("=", 2);
+        builder.environment().put(variable[0], variable[1]);
+      }
+    }
     builder.redirectErrorStream(true);
     builder.redirectOutput(work.resolve(label + ".log").toFile());
     return builder.start();
@@ -221,7 +284,8 @@ public final class Footprint {
 
   private static void awaitReady(Process process, int port) throws Exception {
     var request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
             .timeout(Duration.ofSeconds(2))
             .build();
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
@@ -246,6 +310,16 @@ public final class Footprint {
     process.destroy();
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
       throw new IllegalStateException("migd did not stop within 120 s of SIGTERM");
+    }
+  }
+
+  /**
+   * How many GPUs the reconciler had logged in sync by the time the daemon said ready: a daemon
+   * that is ready before it has reconciled would advertise a node it has not made yet.
+   */
+  private static long gpusInSync(Path log) throws IOException {
+    try (Stream<String> lines = Files.lines(log)) {
+      return lines.filter(line -> line.contains("state=success")).count();
     }
   }
 
@@ -274,7 +348,7 @@ public final class Footprint {
 
   private static String summary(Config config, List<Run> runs) {
     return String.format(
-        "%-16s ready %s ms | cpu to ready %s ms | rss %s MiB | rss anon %s MiB | %s%s",
+        "%-22s ready %s ms | cpu to ready %s ms | rss %s MiB | rss anon %s MiB | %s%s",
         config.name(),
         stats(runs, Run::readyMs, "%.0f"),
         stats(runs, Run::cpuMsAtReady, "%.0f"),
