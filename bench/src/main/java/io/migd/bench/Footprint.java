@@ -90,7 +90,8 @@ public final class Footprint {
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
       throw new IllegalArgumentException(
-          "usage: Footprint <extracted dir> [runs] [rest seconds] [config names | nmt=<name>]");
+          "usage: Footprint <extracted dir> [runs] [rest seconds]"
+              + " [names | 'name|options|aot' ... | nmt=<name>]");
     }
     Path app = Path.of(args[0]).toAbsolutePath();
     if (!Files.isRegularFile(app.resolve("migd.jar"))) {
