@@ -111,6 +111,7 @@ public final class Footprint {
         String wanted = name.substring(4);
         Config config = wanted.contains("|") ? parse(wanted) : find(wanted);
         nativeMemory(java, app, work, config, restSeconds);
+        deleteTree(work);
         return;
       }
     }
