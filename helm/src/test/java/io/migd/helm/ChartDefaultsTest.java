@@ -97,7 +97,8 @@ class ChartDefaultsTest {
             entry("MIGD_AUTH_MODE", "kubernetes"),
             entry("MIGD_AUTH_ANONYMOUSREAD", "false"))
         .doesNotContainKeys("MIGD_CONFIG", "MIGD_AUTH_TOKENFILE");
-    assertThat(env.get("JAVA_TOOL_OPTIONS")).contains("-XX:+UseSerialGC", "-XX:MaxRAMPercentage=");
+    assertThat(env.get("JAVA_TOOL_OPTIONS"))
+        .contains("-XX:+UseSerialGC", "-Xmx64m", "-XX:+ExitOnOutOfMemoryError");
   }
 
   @Test

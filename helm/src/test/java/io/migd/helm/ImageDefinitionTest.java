@@ -1,0 +1,98 @@
+package io.migd.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The image definition ({@code daemon/Dockerfile}) agrees with the build and with the chart. No
+ * image is built here: these are the mistakes that would only show when one is, or on a node.
+ */
+class ImageDefinitionTest {
+  private static final Path DOCKERFILE = Path.of("..", "daemon", "Dockerfile");
+  private static final Path DAEMON_POM = Path.of("..", "daemon", "pom.xml");
+
+  private final String dockerfile = read(DOCKERFILE);
+
+  @Test
+  void extractsTheJarTheDaemonModuleBuilds() {
+    String jar = only(Pattern.compile("<finalName>([^<]+)</finalName>"), read(DAEMON_POM)) + ".jar";
+
+    assertThat(dockerfile).contains("./mvnw -B -ntp -q -pl daemon -am package -DskipTests");
+    assertThat(only(Pattern.compile("java -Djarmode=tools -jar (\\S+) extract"), dockerfile))
+        .isEqualTo("daemon/target/" + jar);
+    String destination = only(Pattern.compile("extract --destination (\\S+)"), dockerfile);
+    assertThat(dockerfile).contains("COPY --from=build " + destination + " " + destination);
+    assertThat(jarOf(entrypoint())).isEqualTo(destination + "/" + jar);
+  }
+
+  @Test
+  void startsWithTheAotCacheItsTrainingStepMakesInTheFinalLayout() {
+    var training = Pattern.compile("RUN (\\S+/aot-train\\.sh) (\\S+) (\\S+)").matcher(dockerfile);
+    assertThat(training.find()).as("a RUN of aot-train.sh in %s", DOCKERFILE).isTrue();
+    String cache = training.group(2);
+
+    assertThat(entrypoint()).contains("-XX:AOTCache=" + cache);
+    assertThat(training.group(3) + "/" + Path.of(jarOf(entrypoint())).getFileName())
+        .isEqualTo(jarOf(entrypoint()));
+    // the training step comes after the layout it is made for, in the last stage
+    assertThat(dockerfile.indexOf(training.group()))
+        .isGreaterThan(dockerfile.lastIndexOf("FROM "))
+        .isGreaterThan(dockerfile.lastIndexOf("COPY "));
+    // a cache made without native access enabled is refused by a JVM that has it, and vice versa
+    assertThat(entrypoint()).contains("--enable-native-access=ALL-UNNAMED");
+    assertThat(read(Path.of("..", "daemon", "docker", "aot-train.sh")))
+        .contains("--enable-native-access=ALL-UNNAMED", "-XX:AOTCacheOutput=");
+    assertThat(Files.isExecutable(Path.of("..", "daemon", "docker", "aot-train.sh"))).isTrue();
+  }
+
+  @Test
+  void theChartsDefaultJvmOptionsAreTheOnesTheCacheWasMadeWith() {
+    String imageOptions = only(Pattern.compile("ENV JAVA_TOOL_OPTIONS=\"([^\"]+)\""), dockerfile);
+
+    assertThat(Chart.render().env().get("JAVA_TOOL_OPTIONS")).isEqualTo(imageOptions);
+  }
+
+  @Test
+  void reachesNvmlThroughTheNvidiaRuntimeAndHasNsenter() {
+    assertThat(dockerfile)
+        .contains("NVIDIA_VISIBLE_DEVICES=all", "NVIDIA_DRIVER_CAPABILITIES=compute,utility")
+        .contains("util-linux")
+        .contains("FROM eclipse-temurin:25-jre");
+  }
+
+  private List<String> entrypoint() {
+    String array = only(Pattern.compile("ENTRYPOINT \\[(.+)]"), dockerfile);
+    return Arrays.stream(array.split(","))
+        .map(String::strip)
+        .map(s -> s.substring(1, s.length() - 1))
+        .toList();
+  }
+
+  private static String jarOf(List<String> command) {
+    return command.get(command.indexOf("-jar") + 1);
+  }
+
+  private static String only(Pattern pattern, String text) {
+    Matcher matcher = pattern.matcher(text);
+    assertThat(matcher.find()).as("%s in the file", pattern).isTrue();
+    String found = matcher.group(1);
+    assertThat(matcher.find()).as("%s only once", pattern).isFalse();
+    return found;
+  }
+
+  private static String read(Path path) {
+    try {
+      return Files.readString(path);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
