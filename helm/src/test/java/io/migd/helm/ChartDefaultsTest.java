@@ -95,7 +95,10 @@ class ChartDefaultsTest {
             entry("SERVER_ADDRESS", "0.0.0.0"),
             entry("SERVER_PORT", "8080"),
             entry("MIGD_AUTH_MODE", "kubernetes"),
-            entry("MIGD_AUTH_ANONYMOUSREAD", "false"))
+            entry("MIGD_AUTH_ANONYMOUSREAD", "false"),
+            entry("MALLOC_ARENA_MAX", "2"),
+            entry("SPRINGDOC_API_DOCS_ENABLED", "false"),
+            entry("SPRINGDOC_SWAGGER_UI_ENABLED", "false"))
         .doesNotContainKeys("MIGD_CONFIG", "MIGD_AUTH_TOKENFILE");
     assertThat(env.get("JAVA_TOOL_OPTIONS"))
         .contains("-XX:+UseSerialGC", "-Xmx64m", "-XX:+ExitOnOutOfMemoryError");

@@ -45,6 +45,9 @@ class ChartValuesTest {
             entry("SERVER_ADDRESS", "fieldRef:status.podIP"),
             entry("SERVER_PORT", "9090"),
             entry("JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC -Xmx96m"),
+            entry("MALLOC_ARENA_MAX", "4"),
+            entry("SPRINGDOC_API_DOCS_ENABLED", "true"),
+            entry("SPRINGDOC_SWAGGER_UI_ENABLED", "true"),
             entry("MIGD_KUBELET_ALLOCATIONGRACE", "2m"));
   }
 

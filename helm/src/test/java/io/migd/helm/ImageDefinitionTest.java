@@ -61,6 +61,20 @@ class ImageDefinitionTest {
   }
 
   @Test
+  void theChartsDefaultMallocArenasAndApiDocsAreTheImagesAndItsCaches() {
+    var chart = Chart.render().env();
+
+    for (String name :
+        List.of("MALLOC_ARENA_MAX", "SPRINGDOC_API_DOCS_ENABLED", "SPRINGDOC_SWAGGER_UI_ENABLED")) {
+      String image = only(Pattern.compile("\\b" + name + "=(\\S+)"), dockerfile);
+      assertThat(chart.get(name)).as(name).isEqualTo(image);
+    }
+    // made by the training run after the ENV lines, so the cache matches what a pod loads
+    assertThat(dockerfile.indexOf("SPRINGDOC_API_DOCS_ENABLED="))
+        .isLessThan(dockerfile.indexOf("aot-train.sh /opt"));
+  }
+
+  @Test
   void reachesNvmlThroughTheNvidiaRuntimeAndHasNsenter() {
     assertThat(dockerfile)
         .contains("NVIDIA_VISIBLE_DEVICES=all", "NVIDIA_DRIVER_CAPABILITIES=compute,utility")
