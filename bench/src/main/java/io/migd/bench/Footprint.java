@@ -58,6 +58,28 @@ public final class Footprint {
           "-Xss512k",
           "-XX:ReservedCodeCacheSize=16m");
 
+  /**
+   * (h): what the image and the chart run (daemon/Dockerfile, helm/migd/values.yaml): (b) with a
+   * young generation of at most 8 MB (the eden's pages stay resident once touched), one compiler
+   * thread, glibc's free memory returned every 5 s, two malloc arenas, and the OpenAPI document and
+   * Swagger UI off.
+   */
+  static final List<String> IMAGE =
+      List.of(
+          "-XX:+UseSerialGC",
+          "-XX:TieredStopAtLevel=1",
+          "-Xms8m",
+          "-Xmx64m",
+          "-XX:MaxNewSize=8m",
+          "-Xss512k",
+          "-XX:ReservedCodeCacheSize=16m",
+          "-XX:CICompilerCount=1",
+          "-XX:TrimNativeHeapInterval=5000",
+          "-XX:+ExitOnOutOfMemoryError",
+          ENV + "MALLOC_ARENA_MAX=2",
+          ENV + "SPRINGDOC_API_DOCS_ENABLED=false",
+          ENV + "SPRINGDOC_SWAGGER_UI_ENABLED=false");
+
   /** One JVM configuration: its options and whether it runs with an AOT cache made for it. */
   record Config(String name, List<String> options, boolean aot) {}
 
@@ -78,7 +100,9 @@ public final class Footprint {
               concat(
                   concat(LEAN, "-Dspringdoc.api-docs.enabled=false"),
                   "-Dspringdoc.swagger-ui.enabled=false"),
-              true));
+              true),
+          new Config("h-image", IMAGE, false),
+          new Config("i-image-aot", IMAGE, true));
 
   /** What one run measured. */
   record Run(
