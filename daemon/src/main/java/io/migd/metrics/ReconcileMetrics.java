@@ -8,6 +8,7 @@ import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Step;
+import io.migd.plan.StepAction;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuReset;
 import io.migd.reconcile.GpuResult;
@@ -36,7 +37,7 @@ public final class ReconcileMetrics implements OutcomeListener, ProgressListener
 
   private final Map<GpuResult.State, Counter> reconciles = new EnumMap<>(GpuResult.State.class);
   private final Timer reconcileDuration;
-  private final Map<Action, Timer> steps = new EnumMap<>(Action.class);
+  private final Map<StepAction, Timer> steps = new EnumMap<>(StepAction.class);
   private final Map<Kind, Counter> created = new EnumMap<>(Kind.class);
   private final Map<Kind, Counter> destroyed = new EnumMap<>(Kind.class);
   private final Map<GpuIndex, Long> stepStarts = new ConcurrentHashMap<>();
@@ -73,7 +74,7 @@ public final class ReconcileMetrics implements OutcomeListener, ProgressListener
             .description(Metric.RECONCILE_DURATION_SECONDS.help())
             .serviceLevelObjectives(RECONCILE_BUCKETS)
             .register(registry);
-    for (Action action : Action.values()) {
+    for (StepAction action : StepAction.values()) {
       steps.put(
           action,
           Timer.builder(Metric.STEP_DURATION_SECONDS.micrometerName())
@@ -118,7 +119,7 @@ public final class ReconcileMetrics implements OutcomeListener, ProgressListener
       long start = System.nanoTime();
       GpuReset.Result result = reset.reset(gpu);
       if (result instanceof GpuReset.Result.Done) {
-        record(Action.RESET_GPU, start);
+        record(StepAction.RESET_GPU, start);
       }
       return result;
     };
@@ -137,7 +138,7 @@ public final class ReconcileMetrics implements OutcomeListener, ProgressListener
         long start = System.nanoTime();
         Request request = reboot.requestReboot(generation);
         if (request instanceof Request.Started) {
-          record(Action.REBOOT, start);
+          record(StepAction.REBOOT, start);
         }
         return request;
       }
@@ -163,7 +164,7 @@ public final class ReconcileMetrics implements OutcomeListener, ProgressListener
   public void stepDone(Step step) {
     Long start = stepStarts.remove(step.gpu());
     if (start != null) {
-      record(Action.of(step), start);
+      record(StepAction.of(step), start);
     }
     switch (step) {
       case Step.CreateGpuInstance _ -> created.get(Kind.GPU).increment();
@@ -179,7 +180,7 @@ public final class ReconcileMetrics implements OutcomeListener, ProgressListener
     stepStarts.remove(step.gpu());
   }
 
-  private void record(Action action, long startNanos) {
+  private void record(StepAction action, long startNanos) {
     steps.get(action).record(Duration.ofNanos(System.nanoTime() - startNanos));
   }
 

@@ -4,13 +4,11 @@ import io.migd.api.rest.LayoutAccepted;
 import io.migd.api.rest.LayoutRequest;
 import io.migd.api.rest.LayoutStatus;
 import io.migd.api.rest.PlanResult;
-import io.migd.layout.GpuIndex;
 import io.migd.layout.ObservedNode;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
-import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.Outcome;
@@ -164,8 +162,7 @@ class LayoutController {
                         HttpStatus.SERVICE_UNAVAILABLE,
                         "the first reconcile has not ended yet; try again in a moment"));
     ObservedNode observed = last.observed();
-    refuseUnobservable(body, last);
-    Desired.Intent intent = requests.intent(body, observed);
+    Desired.Intent intent = requests.intent(body, last);
     OptionalLong expected = ifMatch(ifMatch);
     Desired now = intents.current();
     checkFresh(expected, now);
@@ -190,33 +187,6 @@ class LayoutController {
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .eTag(etag(next.generation()))
         .body(new LayoutAccepted(next.generation(), plan.plan(), plan.decisions()));
-  }
-
-  /**
-   * A layout for a GPU the last reconcile could not observe cannot be checked (its model is
-   * unknown): that is the node's condition, not the caller's mistake, so 503 with the reason.
-   */
-  private static void refuseUnobservable(LayoutRequest body, Outcome last) {
-    if (body.gpus() == null) {
-      return;
-    }
-    for (var gpu : body.gpus()) {
-      if (gpu == null || gpu.gpu() == null || gpu.gpu() < 0) {
-        continue; // LayoutRequests names what is wrong with these
-      }
-      GpuIndex index = new GpuIndex(gpu.gpu());
-      boolean observed = last.observed().gpus().stream().anyMatch(g -> g.index().equals(index));
-      GpuResult result = last.results().get(index);
-      if (!observed && result != null) {
-        throw new RestProblem(
-            HttpStatus.SERVICE_UNAVAILABLE,
-            "GPU "
-                + index
-                + " could not be observed by the last reconcile ("
-                + result.reason()
-                + "); a layout for it can be checked once NVML answers for it");
-      }
-    }
   }
 
   private static void checkFresh(OptionalLong expected, Desired now) {

@@ -19,6 +19,8 @@ import io.migd.profiles.ProfileNameException;
 import io.migd.profiles.Sharing;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
+import io.migd.reconcile.GpuResult;
+import io.migd.reconcile.Outcome;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -32,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.stream.Collectors;
+import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -176,11 +179,11 @@ final class LayoutRequests {
   }
 
   /**
-   * The intent the request names, checked against the config file and the GPUs as last observed; an
-   * explicit layout of a GPU that does not exist, an unknown config or profile, or impossible
-   * numbers are 422.
+   * The intent the request names, checked against the config file and the GPUs as the last
+   * reconcile observed them; an explicit layout of a GPU that does not exist, an unknown config or
+   * profile, or impossible numbers are 422, a layout of a GPU that reconcile could not observe 503.
    */
-  Desired.Intent intent(LayoutRequest request, ObservedNode observed) {
+  Desired.Intent intent(LayoutRequest request, Outcome last) {
     if ((request.config() == null) == (request.gpus() == null)) {
       throw RestProblem.badRequest(
           "give exactly one of \"config\" (a config name) and \"gpus\" (an explicit layout)");
@@ -210,7 +213,7 @@ final class LayoutRequests {
       if (gpu == null) {
         throw RestProblem.badRequest("gpus[" + i + "] is null; give a GPU layout");
       }
-      targets.add(target(gpu, i, observed));
+      targets.add(target(gpu, i, last));
       if (!seen.add(gpu.gpu())) {
         throw RestProblem.unprocessable("GPU " + gpu.gpu() + " is given twice in \"gpus\"");
       }
@@ -218,13 +221,26 @@ final class LayoutRequests {
     return new Desired.Intent.Layout(targets);
   }
 
-  private GpuTarget target(GpuLayout gpu, int i, ObservedNode observed) {
+  private GpuTarget target(GpuLayout gpu, int i, Outcome last) {
     String at = "gpus[" + i + "]";
     if (gpu.gpu() == null) {
       throw RestProblem.unprocessable(at + " has no \"gpu\" (the GPU's index)");
     }
     int index = gpu.gpu();
+    ObservedNode observed = last.observed();
     if (index < 0 || observed.gpus().stream().noneMatch(g -> g.index().value() == index)) {
+      GpuResult unobserved = index < 0 ? null : last.results().get(new GpuIndex(index));
+      if (unobserved != null) {
+        // the GPU exists but its model is unknown, so the layout cannot be checked: the node's
+        // condition, not the caller's mistake
+        throw new RestProblem(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            "GPU "
+                + index
+                + " could not be observed by the last reconcile ("
+                + unobserved.reason()
+                + "); a layout for it can be checked once NVML answers for it");
+      }
       throw RestProblem.unprocessable(
           "GPU index "
               + index

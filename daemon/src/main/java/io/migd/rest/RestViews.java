@@ -18,6 +18,7 @@ import io.migd.layout.ObservedGpu;
 import io.migd.layout.Usage;
 import io.migd.plan.Decision;
 import io.migd.plan.Step;
+import io.migd.plan.StepAction;
 import io.migd.profiles.Placement;
 import io.migd.profiles.Sharing;
 import io.migd.reconcile.Desired;
@@ -89,17 +90,21 @@ public final class RestViews {
   public static PlanStep step(Step step) {
     return switch (step) {
       case Step.EnableMig(var gpu) ->
-          new PlanStep(gpu.value(), "enableMig", null, null, null, null, null, null);
+          new PlanStep(
+              gpu.value(), StepAction.of(step).label(), null, null, null, null, null, null);
       case Step.DisableMig(var gpu) ->
-          new PlanStep(gpu.value(), "disableMig", null, null, null, null, null, null);
+          new PlanStep(
+              gpu.value(), StepAction.of(step).label(), null, null, null, null, null, null);
       case Step.DestroyComputeInstance(var gpu, var giId, var ciId) ->
-          new PlanStep(gpu.value(), "destroyComputeInstance", null, null, null, giId, ciId, null);
+          new PlanStep(
+              gpu.value(), StepAction.of(step).label(), null, null, null, giId, ciId, null);
       case Step.DestroyGpuInstance(var gpu, var giId) ->
-          new PlanStep(gpu.value(), "destroyGpuInstance", null, null, null, giId, null, null);
+          new PlanStep(
+              gpu.value(), StepAction.of(step).label(), null, null, null, giId, null, null);
       case Step.CreateGpuInstance(var gpu, var profile, var id, var at) ->
           new PlanStep(
               gpu.value(),
-              "createGpuInstance",
+              StepAction.of(step).label(),
               profile.toString(),
               placement(at),
               null,
@@ -109,7 +114,7 @@ public final class RestViews {
       case Step.CreateComputeInstance(var gpu, var giAt, var profile, var id, var at) ->
           new PlanStep(
               gpu.value(),
-              "createComputeInstance",
+              StepAction.of(step).label(),
               profile.toString(),
               placement(at),
               placement(giAt),

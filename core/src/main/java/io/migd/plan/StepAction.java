@@ -1,12 +1,11 @@
-package io.migd.metrics;
-
-import io.migd.plan.Step;
+package io.migd.plan;
 
 /**
- * The {@code action} label of {@code migd_step_duration_seconds}: each kind of plan step, and the
- * GPU reset and node reboot that apply a pending MIG mode.
+ * What a step does, by its wire name: the {@code action} of a plan step in the REST API and {@code
+ * migd plan -o json}, and the {@code action} label of {@code migd_step_duration_seconds}, which
+ * also times the GPU reset and node reboot that apply a pending MIG mode.
  */
-public enum Action {
+public enum StepAction {
   ENABLE_MIG("enableMig"),
   DISABLE_MIG("disableMig"),
   CREATE_GPU_INSTANCE("createGpuInstance"),
@@ -18,17 +17,17 @@ public enum Action {
 
   private final String label;
 
-  Action(String label) {
+  StepAction(String label) {
     this.label = label;
   }
 
-  /** The label value. */
+  /** The wire name. */
   public String label() {
     return label;
   }
 
   /** The action a plan step performs. */
-  public static Action of(Step step) {
+  public static StepAction of(Step step) {
     return switch (step) {
       case Step.EnableMig _ -> ENABLE_MIG;
       case Step.DisableMig _ -> DISABLE_MIG;
