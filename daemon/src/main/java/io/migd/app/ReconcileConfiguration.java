@@ -203,7 +203,7 @@ class ReconcileConfiguration {
     };
   }
 
-  @Bean(initMethod = "start", destroyMethod = "close")
+  @Bean(destroyMethod = "close")
   ReconcileLoop reconcileLoop(
       Reconciler reconciler,
       IntentService intents,
@@ -225,6 +225,12 @@ class ReconcileConfiguration {
             properties.reconcile().maxBackoff(),
             properties.health().livenessTimeout()),
         listeners);
+  }
+
+  /** The loop starts once the web server listens, so probes answer before the kubelet is served. */
+  @Bean
+  LoopStart loopStart(ReconcileLoop loop) {
+    return new LoopStart(loop);
   }
 
   /** Readiness after the first outcome, liveness from the loop (docs/contract.md, health). */

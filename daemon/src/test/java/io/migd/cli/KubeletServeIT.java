@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,9 @@ class KubeletServeIT {
             .withEnvironment(
                 "MIGD_KUBELET_PODRESOURCESSOCKET",
                 pluginDir.resolve("pod-resources.sock").toString());
+    String health = "http://127.0.0.1:" + port + "/actuator/health";
+    var answersAtRegistration = new CopyOnWriteArrayList<String>();
+    kubelet.onRegister(() -> answersAtRegistration.add(probe(health)));
     try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,T4")) {
       await()
           .atMost(PATIENCE)
@@ -83,6 +87,10 @@ class KubeletServeIT {
               });
       assertThat(kubelet.registeredResources())
           .containsExactlyInAnyOrder("nvidia.com/mig-1g.5gb", "nvidia.com/gpu");
+      assertThat(answersAtRegistration)
+          .as("what /actuator/health answered while the kubelet took each registration")
+          .isNotEmpty()
+          .allMatch(answer -> answer.startsWith("HTTP "));
       assertThat(cdiMarker).exists();
       String slice = kubelet.ids("nvidia.com/mig-1g.5gb").getFirst();
       var allocated =
@@ -133,6 +141,18 @@ class KubeletServeIT {
                       .contains(
                           "migd_devices{resource=\"nvidia.com/gpu\",state=\"unhealthy\"} 1.0"));
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
+    }
+  }
+
+  /** {@code HTTP <status>}, or what stopped the request. */
+  private String probe(String url) {
+    try {
+      return "HTTP " + get(url).statusCode();
+    } catch (IOException e) {
+      return e.toString();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return e.toString();
     }
   }
 

@@ -7,6 +7,10 @@ import io.migd.kubelet.FakeKubelet;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -107,8 +111,11 @@ class MpsServeIT {
                 assertThat(kubelet.ids("nvidia.com/mig-3g.40gb")).hasSize(2);
                 assertThat(kubelet.ids("nvidia.com/gpu")).hasSize(4);
               });
+      // the metrics answer once the web server listens, which it does before the kubelet is
+      // served; a refused connection while it starts is waited out, never a failure
       await()
           .atMost(PATIENCE)
+          .ignoreExceptionsInstanceOf(IOException.class)
           .untilAsserted(
               () ->
                   assertThat(metrics(port))
@@ -220,14 +227,14 @@ class MpsServeIT {
     }
   }
 
-  private static java.util.List<String> metrics(int port) throws Exception {
-    try (var http = java.net.http.HttpClient.newHttpClient()) {
+  private static List<String> metrics(int port) throws IOException, InterruptedException {
+    try (var http = HttpClient.newHttpClient()) {
       var response =
           http.send(
-              java.net.http.HttpRequest.newBuilder(
-                      java.net.URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
                   .build(),
-              java.net.http.HttpResponse.BodyHandlers.ofString());
+              HttpResponse.BodyHandlers.ofString());
       return response.body().lines().filter(l -> l.startsWith("migd_shared_devices{")).toList();
     }
   }

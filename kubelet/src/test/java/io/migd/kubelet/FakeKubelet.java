@@ -52,6 +52,7 @@ public final class FakeKubelet implements AutoCloseable {
   private final Map<String, ManagedChannel> plugins = new ConcurrentHashMap<>();
   private final Set<String> openStreams = ConcurrentHashMap.newKeySet();
   private final AtomicInteger refusals = new AtomicInteger();
+  private volatile Runnable onRegister = () -> {};
   private final Server server;
 
   private FakeKubelet(Path directory) {
@@ -89,6 +90,14 @@ public final class FakeKubelet implements AutoCloseable {
   /** Refuses the next {@code calls} Register calls with {@code UNAVAILABLE}. */
   public void refuseNext(int calls) {
     refusals.set(calls);
+  }
+
+  /**
+   * Runs {@code check} on every Register call, before the call is answered: what a test must see of
+   * the plugin's process at the moment the kubelet first hears of it.
+   */
+  public void onRegister(Runnable check) {
+    onRegister = check;
   }
 
   /** Every Register call received, accepted or not, in order. */
@@ -148,6 +157,7 @@ public final class FakeKubelet implements AutoCloseable {
     @Override
     public void register(RegisterRequest request, StreamObserver<Empty> response) {
       requests.add(request);
+      onRegister.run();
       if (refusals.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         response.onError(
             Status.UNAVAILABLE.withDescription("refused by the test").asRuntimeException());
