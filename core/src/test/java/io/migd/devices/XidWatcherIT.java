@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.migd.execute.Backoff;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.Usage;
+import io.migd.nvml.InstancePlacement;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
@@ -50,7 +51,8 @@ class XidWatcherIT {
   void anXidOnAGpuInstanceAndOneOnAWholeGpuReachTheSink() {
     var a100 = nvml.deviceByIndex(0);
     nvml.setMigMode(a100, true);
-    int gi = nvml.gpuInstanceInfo(nvml.createGpuInstance(a100, 0)).id();
+    int gi =
+        nvml.gpuInstanceInfo(nvml.createGpuInstance(a100, 0, new InstancePlacement(0, 1))).id();
     await().atMost(Duration.ofSeconds(10)).until(watcher::isWatching);
     sim.require("xid", "--gpu", "0", "--gi", Integer.toString(gi), "--xid", "94");
     sim.require("xid", "--gpu", "1", "--xid", "79");
