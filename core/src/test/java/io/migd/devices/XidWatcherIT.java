@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.migd.execute.Backoff;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.Usage;
-import io.migd.nvml.InstancePlacement;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
@@ -52,13 +51,16 @@ class XidWatcherIT {
     var a100 = nvml.deviceByIndex(0);
     nvml.setMigMode(a100, true);
     int gi =
-        nvml.gpuInstanceInfo(nvml.createGpuInstance(a100, 0, new InstancePlacement(0, 1))).id();
-    await().atMost(Duration.ofSeconds(10)).until(watcher::isWatching);
+        nvml.gpuInstanceInfo(
+                nvml.createGpuInstance(
+                    a100, 0, nvml.gpuInstancePossiblePlacements(a100, 0).getFirst()))
+            .id();
+    await().atMost(Duration.ofSeconds(30)).until(watcher::isWatching);
     sim.require("xid", "--gpu", "0", "--gi", Integer.toString(gi), "--xid", "94");
     sim.require("xid", "--gpu", "1", "--xid", "79");
 
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () ->
                 assertThat(seen)
@@ -70,7 +72,7 @@ class XidWatcherIT {
 
   @Test
   void anXidRaisedRightAfterEachResetReachesTheSink() {
-    await().atMost(Duration.ofSeconds(10)).until(watcher::isWatching);
+    await().atMost(Duration.ofSeconds(30)).until(watcher::isWatching);
     var expected = new ArrayList<XidWatcher.Xid>();
     for (int code = 79; code < 82; code++) {
       nvml.whileReleased(() -> sim.resetGpu(1));
@@ -79,7 +81,7 @@ class XidWatcherIT {
       expected.add(new XidWatcher.Xid(new GpuIndex(1), Usage.WHOLE_GPU, code));
 
       await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(30))
           .untilAsserted(() -> assertThat(seen).containsExactlyElementsOf(expected));
       assertThat(watcher.isWatching()).isTrue();
     }

@@ -126,7 +126,7 @@ class ProcessAndEventContractIT {
       DeviceHandle gpu = nvml.deviceByIndex(0);
       assertThat(nvml.uuid(gpu)).isEqualTo(gpuUuid);
       assertThat(nvml.migMode(gpu).current()).isTrue();
-      assertThat(nvml.gpuInstanceById(gpu, giId)).isNotNull();
+      assertThat(nvml.gpuInstanceInfo(nvml.gpuInstanceById(gpu, giId)).id()).isEqualTo(giId);
     }
 
     // and so does a separate process: the nvml-sim command
