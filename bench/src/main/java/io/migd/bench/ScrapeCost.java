@@ -27,9 +27,9 @@ import java.util.Collections;
  * What one Prometheus scrape of {@code migd serve} costs on a full node: 8 {@code H100-SXM5-80GB}
  * in {@code all-1g.10gb} (56 slices), the metrics wired as the daemon wires them (NVML calls
  * counted, reconcile metrics, the NVML series read at scrape time), {@code scrape()} of the
- * Prometheus registry timed N times after a warm-up. NVML time (on migd's NVML thread, inside the
- * calls) and migd's own time (the rest: thread hand-offs, building the series, the text format) are
- * reported apart.
+ * Prometheus registry timed N times after a warm-up. NVML time (inside the calls, which run on the
+ * scraping thread behind the session gate) and migd's own time (the rest: building the series, the
+ * text format) are reported apart.
  *
  * <p>Arguments: scrapes (default 2000), warm-up scrapes (default 500).
  */

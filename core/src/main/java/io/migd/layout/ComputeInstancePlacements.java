@@ -2,9 +2,10 @@ package io.migd.layout;
 
 import io.migd.nvml.ComputeInstanceProfile;
 import io.migd.nvml.GpuInstanceHandle;
-import io.migd.nvml.Nvml;
+import io.migd.nvml.MigQueries;
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlReturn;
+import io.migd.nvml.NvmlSessionControl;
 import io.migd.profiles.CiProfile;
 import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
@@ -47,11 +48,12 @@ final class ComputeInstancePlacements {
   /**
    * Asks NVML, through an existing GPU instance of the profile, where each of its compute-instance
    * profiles may sit, once per model and GPU-instance profile. Run it inside {@link
-   * Nvml#inSequence}.
+   * NvmlSessionControl#inSequence}.
    *
    * @param giSlices compute slices of the GPU-instance profile, to check NVML's answer against
    */
-  void learn(Nvml nvml, int pciDeviceId, int giProfileId, int giSlices, GpuInstanceHandle gi) {
+  void learn(
+      MigQueries nvml, int pciDeviceId, int giProfileId, int giSlices, GpuInstanceHandle gi) {
     var key = new Asked(pciDeviceId, giProfileId);
     if (asked.contains(key)) {
       return;

@@ -50,13 +50,17 @@ class XidWatcherIT {
   void anXidOnAGpuInstanceAndOneOnAWholeGpuReachTheSink() {
     var a100 = nvml.deviceByIndex(0);
     nvml.setMigMode(a100, true);
-    int gi = nvml.gpuInstanceInfo(nvml.createGpuInstance(a100, 0)).id();
-    await().atMost(Duration.ofSeconds(10)).until(watcher::isWatching);
+    int gi =
+        nvml.gpuInstanceInfo(
+                nvml.createGpuInstance(
+                    a100, 0, nvml.gpuInstancePossiblePlacements(a100, 0).getFirst()))
+            .id();
+    await().atMost(Duration.ofSeconds(30)).until(watcher::isWatching);
     sim.require("xid", "--gpu", "0", "--gi", Integer.toString(gi), "--xid", "94");
     sim.require("xid", "--gpu", "1", "--xid", "79");
 
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () ->
                 assertThat(seen)
@@ -68,7 +72,7 @@ class XidWatcherIT {
 
   @Test
   void anXidRaisedRightAfterEachResetReachesTheSink() {
-    await().atMost(Duration.ofSeconds(10)).until(watcher::isWatching);
+    await().atMost(Duration.ofSeconds(30)).until(watcher::isWatching);
     var expected = new ArrayList<XidWatcher.Xid>();
     for (int code = 79; code < 82; code++) {
       nvml.whileReleased(() -> sim.resetGpu(1));
@@ -77,7 +81,7 @@ class XidWatcherIT {
       expected.add(new XidWatcher.Xid(new GpuIndex(1), Usage.WHOLE_GPU, code));
 
       await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(30))
           .untilAsserted(() -> assertThat(seen).containsExactlyElementsOf(expected));
       assertThat(watcher.isWatching()).isTrue();
     }

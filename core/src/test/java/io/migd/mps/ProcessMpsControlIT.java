@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /** The control command as a real child process: stdin, stdout, exit status and environment. */
 class ProcessMpsControlIT {
-  private static final Duration TIMEOUT = Duration.ofSeconds(20);
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   @Test
   void sendsEachCommandOnALineAndReturnsWhatItPrinted() {

@@ -125,7 +125,7 @@ public final class NodeCollector implements MultiCollector {
     }
   }
 
-  /** Every NVML series of one GPU, read back to back on the NVML thread. */
+  /** Every NVML series of one GPU, read back to back in one NVML sequence. */
   private List<Point> read(GpuIndex gpu) {
     ObservedGpu observed = observer.observe(gpu);
     DeviceHandle device = nvml.deviceByIndex(gpu.value());

@@ -1,6 +1,5 @@
 package io.migd.app;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
@@ -13,15 +12,5 @@ class ReconcileParallelismTest {
             () -> new MigdProperties.Reconcile(Duration.ofMinutes(5), Duration.ofMinutes(5), -1))
         .hasMessageContaining("migd.reconcile.parallelism is -1")
         .hasMessageContaining("0 (every GPU at once");
-  }
-
-  @Test
-  void zeroAndPositiveParallelismAreKept() {
-    assertThat(new MigdProperties.Reconcile(Duration.ofMinutes(5), Duration.ofMinutes(5), 0))
-        .extracting(MigdProperties.Reconcile::parallelism)
-        .isEqualTo(0);
-    assertThat(new MigdProperties.Reconcile(Duration.ofMinutes(5), Duration.ofMinutes(5), 3))
-        .extracting(MigdProperties.Reconcile::parallelism)
-        .isEqualTo(3);
   }
 }

@@ -50,13 +50,16 @@ class ServeIT {
 
       await()
           .atMost(PATIENCE)
+          .ignoreExceptions()
           .until(() -> get(base + "/actuator/health/liveness").statusCode(), s -> s == 503);
 
       await()
           .atMost(PATIENCE)
+          .ignoreExceptions()
           .until(() -> get(base + "/actuator/health/readiness").statusCode(), s -> s == 200);
       await()
           .atMost(PATIENCE)
+          .ignoreExceptions()
           .until(() -> get(base + "/actuator/health/liveness").statusCode(), s -> s == 200);
 
       HttpResponse<String> health = get(base + "/actuator/health");

@@ -3,6 +3,7 @@ package io.migd.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.migd.app.StateLock;
+import io.migd.nvml.InstancePlacement;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
@@ -340,14 +341,14 @@ class ExitStatusIT {
               .filter(p -> p.sliceCount() == 3)
               .findFirst()
               .orElseThrow();
-      var gi = nvml.createGpuInstance(gpu, threeSlice.id());
-      for (int slices : new int[] {2, 1}) {
+      var gi = nvml.createGpuInstance(gpu, threeSlice.id(), new InstancePlacement(4, 4));
+      for (var at : List.of(new InstancePlacement(0, 2), new InstancePlacement(2, 1))) {
         var ci =
             nvml.computeInstanceProfiles(gi).stream()
-                .filter(p -> p.sliceCount() == slices)
+                .filter(p -> p.sliceCount() == at.size())
                 .findFirst()
                 .orElseThrow();
-        nvml.createComputeInstance(gi, ci.id());
+        nvml.createComputeInstance(gi, ci.id(), at);
       }
       return nvml.gpuInstanceInfo(gi).id();
     }

@@ -110,6 +110,7 @@ class KubeletServeIT {
       String metrics = "http://127.0.0.1:" + port + "/actuator/prometheus";
       await()
           .atMost(PATIENCE)
+          .ignoreExceptions()
           .untilAsserted(
               () ->
                   assertThat(get(metrics).body())
@@ -127,6 +128,7 @@ class KubeletServeIT {
       var nvmlSim = NvmlSimCommand.extract(nodeDir.resolve("nvml-sim"));
       await()
           .atMost(PATIENCE)
+          .ignoreExceptions()
           .untilAsserted(
               () -> {
                 nvmlSim.run(migd.stateFile(), "xid", "--gpu", "1", "--xid", "79");
@@ -135,6 +137,7 @@ class KubeletServeIT {
               });
       await()
           .atMost(PATIENCE)
+          .ignoreExceptions()
           .untilAsserted(
               () ->
                   assertThat(get(metrics).body())

@@ -105,6 +105,7 @@ class ConcurrentReshapeIT {
 
       await()
           .atMost(PATIENCE)
+          .ignoreExceptions()
           .untilAsserted(
               () -> {
                 JsonNode layout = JSON.readTree(get(base + "/api/v1/layout").body());

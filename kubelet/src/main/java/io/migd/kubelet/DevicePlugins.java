@@ -123,6 +123,11 @@ public final class DevicePlugins implements AutoCloseable {
     }
   }
 
+  /** Whether a registration with the kubelet is still being tried (retries in flight). */
+  boolean registering() {
+    return registration.inFlight();
+  }
+
   /** Stops the servers, the watch and the registrations, and deletes the socket files. */
   @Override
   public void close() throws InterruptedException {

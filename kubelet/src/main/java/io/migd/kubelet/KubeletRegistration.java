@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,8 @@ final class KubeletRegistration implements AutoCloseable {
       Executors.newScheduledThreadPool(
           2, Thread.ofPlatform().name("migd-kubelet-registration-", 0).daemon().factory());
   private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
+  // every registration not ended yet, the cancelled ones until their cancellation completes
+  private final AtomicInteger unfinished = new AtomicInteger();
 
   KubeletRegistration(Path kubeletSocket, Duration maxBackoff) {
     this.kubeletSocket = kubeletSocket;
@@ -84,12 +87,19 @@ final class KubeletRegistration implements AutoCloseable {
                       endpoint,
                       context.getAttemptCount() + 1);
                 });
+    unfinished.incrementAndGet();
+    attempt.whenComplete((_, _) -> unfinished.decrementAndGet());
     var previous = inFlight.put(resource, attempt);
     if (previous != null) {
       previous.cancel(true);
     }
     attempt.whenComplete((_, _) -> inFlight.remove(resource, attempt));
     return attempt;
+  }
+
+  /** Whether a registration is still being tried; once none is, no Register call comes. */
+  boolean inFlight() {
+    return unfinished.get() > 0;
   }
 
   private void call(RegisterRequest request) throws InterruptedException {

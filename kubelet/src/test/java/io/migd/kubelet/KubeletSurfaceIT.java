@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * what NVML holds after each reconcile, through reshapes, kubelet restarts, pods, XIDs and grace.
  */
 class KubeletSurfaceIT {
-  private static final Duration WAIT = Duration.ofSeconds(5);
+  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String NODE = "A100-SXM4-40GB,H100-SXM5-80GB,T4";
   private static final String CONFIGS =
       """

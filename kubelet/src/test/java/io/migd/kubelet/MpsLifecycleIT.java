@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * of migd, and MPS servers that are never users of their slice.
  */
 class MpsLifecycleIT {
-  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String NODE = "A100-SXM4-40GB,H100-SXM5-80GB,T4";
   private static final String A100 =
       """
@@ -117,6 +117,7 @@ class MpsLifecycleIT {
   @Test
   void aKilledDaemonIsStartedAgainItsReplicasUnhealthyMeanwhile() {
     long first = node.mpsDaemons.running().get(big);
+    long untouched = node.mpsDaemons.running().get(t4);
     await()
         .atMost(WAIT)
         .until(() -> node.kubelet.ids("nvidia.com/mig-3g.20gb").contains(big + "::1"));
@@ -151,7 +152,10 @@ class MpsLifecycleIT {
                             .getDevicesList())
                     .extracting(d -> d.getHealth())
                     .containsOnly("Healthy"));
-    assertThat(node.mpsDaemons.running().get(t4)).isNotNull();
+    assertThat(node.mpsDaemons.running())
+        .as("the other GPU's daemon is left running")
+        .containsEntry(t4, untouched);
+    assertThat(ProcessHandle.of(untouched)).isPresent();
   }
 
   @Test

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * slices and of whole GPUs, and what {@code Allocate} returns for each kind.
  */
 class SharingSurfaceIT {
-  private static final Duration WAIT = Duration.ofSeconds(5);
+  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String NODE = "A100-SXM4-40GB,H100-SXM5-80GB,T4";
   private static final String CONFIGS =
       """

@@ -228,6 +228,7 @@ class NodeLabelIT {
     label(null);
     await()
         .atMost(WAIT)
+        .ignoreExceptions()
         .untilAsserted(
             () -> {
               // the mock API server keeps a key a merge patch sets to null (a real one deletes it):

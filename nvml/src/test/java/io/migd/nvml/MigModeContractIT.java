@@ -101,7 +101,8 @@ class MigModeContractIT {
     DeviceHandle gpu = fresh("B200");
     node.nvml.setMigMode(gpu, true);
     var profile = node.nvml.gpuInstanceProfiles(gpu).getFirst();
-    node.nvml.createGpuInstance(gpu, profile.id());
+    node.nvml.createGpuInstance(
+        gpu, profile.id(), node.nvml.gpuInstancePossiblePlacements(gpu, profile.id()).getFirst());
     assertThat(node.nvml.setMigMode(gpu, false)).isEqualTo(NvmlReturn.SUCCESS);
     node.nvml.setMigMode(gpu, true);
     assertThat(node.nvml.gpuInstances(gpu, profile.id())).isEmpty();

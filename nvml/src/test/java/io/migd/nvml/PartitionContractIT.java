@@ -12,7 +12,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -26,8 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * What the driver decides on its own, through the real FFM path on every simulated MIG model:
  * GPU-instance ids (partition numbers fixed by the placement), MIG UUIDs (version-5, the same after
- * destroy and re-create), MIG device index order, and where instances go when no placement is
- * given.
+ * destroy and re-create) and MIG device index order.
  */
 class PartitionContractIT {
   private static SimNode node;
@@ -110,7 +108,7 @@ class PartitionContractIT {
         for (int round = 0; round < 2; round++) {
           var gi = nvml.createGpuInstance(gpu, profile.id(), at);
           assertThat(nvml.gpuInstanceInfo(gi).id()).as("%s at %s", profile.name(), p).isEqualTo(id);
-          var ci = nvml.createComputeInstance(gi, profile.defaultCiProfile().id());
+          var ci = SimNode.createWholeComputeInstance(nvml, gi, profile.defaultCiProfile().id());
           DeviceHandle mig = nvml.migDeviceByIndex(gpu, 0).orElseThrow();
           assertThat(nvml.gpuInstanceId(mig)).isEqualTo(id);
           String now = nvml.uuid(mig);
@@ -186,7 +184,7 @@ class PartitionContractIT {
       if (p.start() + p.size() <= halfAt.start()) {
         var gi =
             nvml.createGpuInstance(gpu, smallest.id(), new InstancePlacement(p.start(), p.size()));
-        nvml.createComputeInstance(gi, smallest.defaultCiProfile().id());
+        SimNode.createWholeComputeInstance(nvml, gi, smallest.defaultCiProfile().id());
       }
     }
     record Seen(int gi, int ci) {}
@@ -202,151 +200,5 @@ class PartitionContractIT {
     assertThat(seen).hasSize(model.memorySlices() == 8 ? 7 : 4);
     assertThat(seen)
         .isSortedAccordingTo(Comparator.comparingInt(Seen::gi).thenComparingInt(Seen::ci));
-  }
-
-  @Test
-  void anH100FillsOneSliceInstancesFromTheEndAsCaptured() {
-    DeviceHandle gpu = node.migEnabledGpu("H100-SXM5-80GB");
-    Nvml nvml = node.nvml;
-    var ids = new ArrayList<Integer>();
-    for (int i = 0; i < 7; i++) {
-      ids.add(nvml.gpuInstanceInfo(nvml.createGpuInstance(gpu, 19)).id());
-    }
-    assertThat(ids).containsExactly(13, 11, 12, 7, 8, 9, 10);
-  }
-
-  /** Starts the driver tries, by placement size in memory slices (8-slice GPUs). */
-  private static final Map<Integer, List<Integer>> DRIVER_ORDER =
-      Map.of(
-          1, List.of(6, 4, 5, 0, 1, 2, 3), 2, List.of(4, 6, 0, 2), 4, List.of(4, 0), 8, List.of(0));
-
-  @ParameterizedTest
-  @MethodSource("migModels")
-  void withoutAPlacementTheDriverTakesTheFirstFreeStartOfItsOrder(GpuModel model) {
-    for (GiProfile profile : model.giProfiles()) {
-      DeviceHandle gpu = node.migEnabledGpu(model.key());
-      Nvml nvml = node.nvml;
-      int size = profile.placements().getFirst().size();
-      List<Integer> offered = profile.placements().stream().map(Placement::start).toList();
-      List<Integer> order =
-          model.memorySlices() == 8
-              ? DRIVER_ORDER.get(size).stream().filter(offered::contains).toList()
-              : offered.stream().sorted().toList();
-      List<Integer> expected = order.subList(0, Math.min(order.size(), profile.instances()));
-      var starts = new ArrayList<Integer>();
-      for (int i = 0; i < expected.size(); i++) {
-        assertThat(nvml.gpuInstanceRemainingCapacity(gpu, profile.id()))
-            .as("%s after %d", profile.name(), i)
-            .isEqualTo(expected.size() - i);
-        starts.add(
-            nvml.gpuInstanceInfo(nvml.createGpuInstance(gpu, profile.id())).placement().start());
-      }
-      assertThat(starts)
-          .as("%s on %s", profile.name(), model.key())
-          .containsExactlyElementsOf(expected);
-      assertThat(nvml.gpuInstanceRemainingCapacity(gpu, profile.id())).isZero();
-    }
-  }
-
-  @ParameterizedTest
-  @MethodSource("migModels")
-  void remainingCapacityCountsAroundWhatIsTaken(GpuModel model) {
-    DeviceHandle gpu = node.migEnabledGpu(model.key());
-    Nvml nvml = node.nvml;
-    GiProfile smallest = smallestProfile(model);
-    // one small instance at the driver's first choice leaves room for the others around it
-    var first = nvml.gpuInstanceInfo(nvml.createGpuInstance(gpu, smallest.id())).placement();
-    var taken = new Placement(first.start(), first.size());
-    for (GiProfile profile : model.giProfiles()) {
-      long free = profile.placements().stream().filter(p -> !p.overlaps(taken)).count();
-      int left = profile.instances() - (profile.equals(smallest) ? 1 : 0);
-      assertThat(nvml.gpuInstanceRemainingCapacity(gpu, profile.id()))
-          .as("%s with %s at %s", profile.name(), smallest.name(), taken)
-          .isEqualTo((int) Math.min(free, left));
-    }
-  }
-
-  /**
-   * The free placement that keeps the most compute-instance placements of the GPU instance usable,
-   * ties to the highest start.
-   */
-  static InstancePlacement driverCiChoice(GiProfile gi, List<InstancePlacement> taken, int slices) {
-    InstancePlacement best = null;
-    int bestScore = -1;
-    for (InstancePlacement at : ciPlacements(gi, slices)) {
-      if (taken.stream().anyMatch(t -> overlaps(t, at))) {
-        continue;
-      }
-      int score = 0;
-      for (var cp : gi.ciProfiles()) {
-        for (InstancePlacement other : ciPlacements(gi, cp.slices())) {
-          if (!overlaps(other, at) && taken.stream().noneMatch(t -> overlaps(t, other))) {
-            score++;
-          }
-        }
-      }
-      if (score >= bestScore) {
-        best = at;
-        bestScore = score;
-      }
-    }
-    return best;
-  }
-
-  private static List<InstancePlacement> ciPlacements(GiProfile gi, int slices) {
-    int max = gi.ciProfileBySlices(slices).orElseThrow().instances();
-    var out = new ArrayList<InstancePlacement>();
-    for (int start = 0; start + slices <= gi.slices() && out.size() < max; start += slices) {
-      out.add(new InstancePlacement(start, slices));
-    }
-    return out;
-  }
-
-  private static boolean overlaps(InstancePlacement a, InstancePlacement b) {
-    return a.start() < b.start() + b.size() && b.start() < a.start() + a.size();
-  }
-
-  @Test
-  void aLoneOneSliceComputeInstanceLeavesRoomForATwoSliceOne() {
-    GpuModel a100 = GpuModelCatalog.builtIn().byKey("A100-SXM4-40GB").orElseThrow();
-    GiProfile threeG = a100.giProfile(io.migd.profiles.ProfileName.parse("3g.20gb")).orElseThrow();
-    DeviceHandle gpu = node.migEnabledGpu(a100.key());
-    Nvml nvml = node.nvml;
-    var gi = nvml.createGpuInstance(gpu, threeG.id());
-    var one = nvml.createComputeInstance(gi, threeG.ciProfileBySlices(1).orElseThrow().id());
-    assertThat(nvml.computeInstanceInfo(one).placement()).isEqualTo(new InstancePlacement(2, 1));
-    var two = nvml.createComputeInstance(gi, threeG.ciProfileBySlices(2).orElseThrow().id());
-    assertThat(nvml.computeInstanceInfo(two).placement()).isEqualTo(new InstancePlacement(0, 2));
-  }
-
-  @ParameterizedTest
-  @MethodSource("migModels")
-  void computeInstancesWithoutAPlacementKeepTheMostPlacementsUsable(GpuModel model) {
-    Nvml nvml = node.nvml;
-    for (GiProfile profile : model.giProfiles()) {
-      for (var cp : profile.ciProfiles()) {
-        DeviceHandle gpu = node.migEnabledGpu(model.key());
-        var gi = nvml.createGpuInstance(gpu, profile.id());
-        var taken = new ArrayList<InstancePlacement>();
-        Map<Integer, Integer> made = new HashMap<>();
-        while (true) {
-          InstancePlacement expected = driverCiChoice(profile, taken, cp.slices());
-          int capacity = nvml.computeInstanceRemainingCapacity(gi, cp.id());
-          if (expected == null || made.getOrDefault(cp.id(), 0) >= cp.instances()) {
-            assertThat(capacity).as("%s in %s", cp, profile.name()).isZero();
-            break;
-          }
-          assertThat(capacity).isPositive();
-          var ci = nvml.createComputeInstance(gi, cp.id());
-          assertThat(nvml.computeInstanceInfo(ci).placement())
-              .as(
-                  "%d-slice CI %d in %s on %s",
-                  cp.slices(), taken.size(), profile.name(), model.key())
-              .isEqualTo(expected);
-          taken.add(expected);
-          made.merge(cp.id(), 1, Integer::sum);
-        }
-      }
-    }
   }
 }

@@ -36,7 +36,8 @@ class ProcessAndEventContractIT {
             .findFirst()
             .orElseThrow();
     var gi = node.nvml.createGpuInstance(gpu, profile.id(), new InstancePlacement(0, 4));
-    node.nvml.createComputeInstance(gi, node.nvml.computeInstanceProfiles(gi).getLast().id());
+    SimNode.createWholeComputeInstance(
+        node.nvml, gi, node.nvml.computeInstanceProfiles(gi).getLast().id());
     return gi;
   }
 
@@ -113,7 +114,8 @@ class ProcessAndEventContractIT {
       gpuUuid = nvml.uuid(gpu);
       nvml.setMigMode(gpu, true);
       var profile = nvml.gpuInstanceProfiles(gpu).getFirst();
-      giId = nvml.gpuInstanceInfo(nvml.createGpuInstance(gpu, profile.id())).id();
+      var at = nvml.gpuInstancePossiblePlacements(gpu, profile.id()).getFirst();
+      giId = nvml.gpuInstanceInfo(nvml.createGpuInstance(gpu, profile.id(), at)).id();
     }
 
     // another copy of the library stands for a restarted daemon
@@ -124,7 +126,7 @@ class ProcessAndEventContractIT {
       DeviceHandle gpu = nvml.deviceByIndex(0);
       assertThat(nvml.uuid(gpu)).isEqualTo(gpuUuid);
       assertThat(nvml.migMode(gpu).current()).isTrue();
-      assertThat(nvml.gpuInstanceById(gpu, giId)).isNotNull();
+      assertThat(nvml.gpuInstanceInfo(nvml.gpuInstanceById(gpu, giId)).id()).isEqualTo(giId);
     }
 
     // and so does a separate process: the nvml-sim command
@@ -135,7 +137,8 @@ class ProcessAndEventContractIT {
   @Test
   void aKillFaultPerformsTheCallThenKillsTheProcess(@TempDir Path dir) throws Exception {
     Path state = dir.resolve("kill.state");
-    assertThat(KillProbe.run(dir, "A100-SXM4-40GB", "nvmlDeviceCreateGpuInstance#2=KILL"))
+    assertThat(
+            KillProbe.run(dir, "A100-SXM4-40GB", "nvmlDeviceCreateGpuInstanceWithPlacement#2=KILL"))
         .as(KillProbe.log(dir))
         .isEqualTo(137);
 

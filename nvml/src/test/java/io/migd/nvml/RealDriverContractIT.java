@@ -47,10 +47,8 @@ class RealDriverContractIT {
     String uuid = nvml.uuid(gpu);
     assertThat(uuid).startsWith("GPU-");
     assertThat(nvml.deviceByUuid(uuid)).isEqualTo(gpu);
-    assertThat(nvml.deviceByPciBusId(nvml.pciInfo(gpu).busId())).isEqualTo(gpu);
     assertThat(nvml.pciInfo(gpu).deviceId() & 0xFFFF).isEqualTo(0x10DE);
     assertThat(nvml.name(gpu)).isNotBlank();
-    assertThat(nvml.driverVersion()).isNotBlank();
   }
 
   @Test
@@ -75,7 +73,11 @@ class RealDriverContractIT {
         try {
           assertThat(nvml.gpuInstanceInfo(gi).placement()).isEqualTo(at);
           var ciProfile = nvml.computeInstanceProfiles(gi).getLast();
-          var ci = nvml.createComputeInstance(gi, ciProfile.id());
+          var ci =
+              nvml.createComputeInstance(
+                  gi,
+                  ciProfile.id(),
+                  nvml.computeInstancePossiblePlacements(gi, ciProfile.id()).getFirst());
           assertThat(nvml.computeInstanceInfo(ci).placement().size())
               .isEqualTo(ciProfile.sliceCount());
           nvml.destroyComputeInstance(ci);

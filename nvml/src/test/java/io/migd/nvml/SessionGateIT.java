@@ -134,7 +134,9 @@ class SessionGateIT {
 
     node.nvml.whileReleased(() -> null);
 
-    assertThat(refused.get()).isNotNull();
+    assertThat(refused.get())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("no NVML event wait while NVML is released");
     assertThat(node.nvml.deviceCount()).isEqualTo(2);
   }
 }

@@ -49,6 +49,16 @@ final class SimNode implements AutoCloseable {
     return nvml.deviceByIndex(index);
   }
 
+  /**
+   * Creates a compute instance of a profile at its first placement in the GPU instance: for the
+   * profile that spans the GPU instance, its only one.
+   */
+  static ComputeInstanceHandle createWholeComputeInstance(
+      Nvml nvml, GpuInstanceHandle gi, int profileId) {
+    var at = nvml.computeInstancePossiblePlacements(gi, profileId).getFirst();
+    return nvml.createComputeInstance(gi, profileId, at);
+  }
+
   void faults(String spec) {
     sim.require("faults", spec);
   }

@@ -1,263 +1,286 @@
 package io.migd.nvml.ffm;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-
-import io.migd.nvml.DeviceAttributes;
+import io.migd.nvml.ComputeInstanceHandle;
+import io.migd.nvml.ComputeInstanceInfo;
+import io.migd.nvml.ComputeInstanceProfile;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.EventData;
 import io.migd.nvml.EventSetHandle;
-import io.migd.nvml.GpmMetricValue;
-import io.migd.nvml.GpmSampleHandle;
+import io.migd.nvml.GpuInstanceHandle;
+import io.migd.nvml.GpuInstanceInfo;
+import io.migd.nvml.GpuInstanceProfile;
+import io.migd.nvml.InstancePlacement;
+import io.migd.nvml.MemoryInfo;
+import io.migd.nvml.MigMode;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.NvmlReturn;
-import java.lang.foreign.Arena;
+import io.migd.nvml.PciInfo;
+import io.migd.nvml.ProcessInfo;
+import io.migd.nvml.Utilization;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
- * {@link Nvml} over the FFM binding of one loaded library. NVML calls run on their caller's thread,
- * several at once (NVML is thread-safe); a reset or shutdown waits for the calls in flight and
- * holds new ones until NVML is back. The blocking event wait runs on a thread of its own.
+ * {@link Nvml} over the FFM binding of one loaded library, composed of one part per role that share
+ * the binding: the session gate ({@link FfmSession}), device queries, MIG queries, MIG control and
+ * events. NVML calls run on their caller's thread, several at once (NVML is thread-safe); a reset
+ * or shutdown waits for the calls in flight and holds new ones until NVML is back. The blocking
+ * event wait runs on a thread of its own.
  */
-public final class FfmNvml extends FfmNvmlInstances {
+public final class FfmNvml implements Nvml {
+  private final FfmSession session;
+  private final FfmDeviceQueries devices;
+  private final FfmMigQueries mig;
+  private final FfmMigControl migControl;
+  private final FfmNvmlEvents events;
+
   private FfmNvml(NvmlLibrary library, NvmlCallObserver observer) {
-    super(library, observer);
+    var codes = new ReturnCodes(observer);
+    String name = "nvml-" + library.location().replaceAll(".*/", "");
+    this.session = new FfmSession(library.raw, codes, name);
+    var calls = new FfmCalls(library.raw, codes, session);
+    this.devices = new FfmDeviceQueries(calls);
+    this.mig = new FfmMigQueries(calls);
+    this.migControl = new FfmMigControl(calls);
+    this.events = new FfmNvmlEvents(calls);
   }
 
   /** Initialises NVML in the library ({@code nvmlInit_v2}). */
   public static FfmNvml open(NvmlLibrary library, NvmlCallObserver observer) {
     FfmNvml nvml = new FfmNvml(library, observer);
-    try {
-      nvml.onCallThread(() -> nvml.check("nvmlInit_v2", nvml.raw.nvmlInit_v2()));
-    } catch (RuntimeException e) {
-      nvml.shutdownThreads();
-      throw e;
-    }
+    nvml.session.open();
     return nvml;
   }
 
-  /** Initialises NVML with {@code NVML_INIT_FLAG_*} bits ({@code nvmlInitWithFlags}). */
-  public static FfmNvml openWithFlags(NvmlLibrary library, int flags, NvmlCallObserver observer) {
-    FfmNvml nvml = new FfmNvml(library, observer);
-    try {
-      nvml.onCallThread(() -> nvml.check("nvmlInitWithFlags", nvml.raw.nvmlInitWithFlags(flags)));
-    } catch (RuntimeException e) {
-      nvml.shutdownThreads();
-      throw e;
-    }
-    return nvml;
+  /**
+   * Time spent in calls of this session (the native call and its marshalling), so benchmarks can
+   * tell migd's own time from the driver's. Calls run on their callers' threads, several at once:
+   * this is the sum over all threads, so with calls in parallel it can exceed the wall-clock time.
+   * The event wait is not counted.
+   */
+  public Duration timeInNvml() {
+    return session.timeInNvml();
   }
 
-  // ---- MIG device handles
+  // ---- session
 
   @Override
-  public boolean isMigDevice(DeviceHandle device) {
-    return readInt(
-            "nvmlDeviceIsMigDeviceHandle", out -> raw.nvmlDeviceIsMigDeviceHandle(dev(device), out))
-        != 0;
+  public <T> T inSequence(Supplier<T> calls) {
+    return session.inSequence(calls);
   }
 
   @Override
-  public int gpuInstanceId(DeviceHandle migDevice) {
-    return readInt(
-        "nvmlDeviceGetGpuInstanceId", out -> raw.nvmlDeviceGetGpuInstanceId(dev(migDevice), out));
+  public <T> T whileReleased(Supplier<T> action) {
+    return session.whileReleased(action);
   }
 
   @Override
-  public int computeInstanceId(DeviceHandle migDevice) {
-    return readInt(
-        "nvmlDeviceGetComputeInstanceId",
-        out -> raw.nvmlDeviceGetComputeInstanceId(dev(migDevice), out));
+  public Registration onReinitialised(Runnable hook) {
+    return session.onReinitialised(hook);
+  }
+
+  @Override
+  public void close() {
+    session.close();
+  }
+
+  // ---- device queries
+
+  @Override
+  public int deviceCount() {
+    return devices.deviceCount();
+  }
+
+  @Override
+  public DeviceHandle deviceByIndex(int index) {
+    return devices.deviceByIndex(index);
+  }
+
+  @Override
+  public DeviceHandle deviceByUuid(String uuid) {
+    return devices.deviceByUuid(uuid);
+  }
+
+  @Override
+  public int index(DeviceHandle device) {
+    return devices.index(device);
+  }
+
+  @Override
+  public String uuid(DeviceHandle device) {
+    return devices.uuid(device);
+  }
+
+  @Override
+  public String name(DeviceHandle device) {
+    return devices.name(device);
+  }
+
+  @Override
+  public PciInfo pciInfo(DeviceHandle device) {
+    return devices.pciInfo(device);
+  }
+
+  @Override
+  public MemoryInfo memory(DeviceHandle device) {
+    return devices.memory(device);
+  }
+
+  @Override
+  public Utilization utilization(DeviceHandle device) {
+    return devices.utilization(device);
+  }
+
+  @Override
+  public List<ProcessInfo> computeProcesses(DeviceHandle device) {
+    return devices.computeProcesses(device);
+  }
+
+  @Override
+  public String processName(int pid) {
+    return devices.processName(pid);
+  }
+
+  @Override
+  public MigMode migMode(DeviceHandle device) {
+    return devices.migMode(device);
   }
 
   @Override
   public int maxMigDeviceCount(DeviceHandle device) {
-    return readInt(
-        "nvmlDeviceGetMaxMigDeviceCount",
-        out -> raw.nvmlDeviceGetMaxMigDeviceCount(dev(device), out));
+    return devices.maxMigDeviceCount(device);
   }
 
   @Override
   public Optional<DeviceHandle> migDeviceByIndex(DeviceHandle device, int index) {
-    return onCallThread(
-        () -> {
-          try (var arena = Arena.ofConfined()) {
-            var out = arena.allocate(ADDRESS);
-            String fn = "nvmlDeviceGetMigDeviceHandleByIndex";
-            var rc = observe(fn, raw.nvmlDeviceGetMigDeviceHandleByIndex(dev(device), index, out));
-            if (rc == NvmlReturn.NOT_FOUND) {
-              return Optional.<DeviceHandle>empty();
-            }
-            if (rc != NvmlReturn.SUCCESS) {
-              throw failure(fn, rc);
-            }
-            return Optional.of(new DeviceHandle(out.get(ADDRESS, 0).address()));
-          }
-        });
+    return devices.migDeviceByIndex(device, index);
   }
 
   @Override
-  public DeviceHandle parentDevice(DeviceHandle migDevice) {
-    return new DeviceHandle(
-        readAddress(
-            "nvmlDeviceGetDeviceHandleFromMigDeviceHandle",
-            out -> raw.nvmlDeviceGetDeviceHandleFromMigDeviceHandle(dev(migDevice), out)));
+  public int gpuInstanceId(DeviceHandle migDevice) {
+    return devices.gpuInstanceId(migDevice);
   }
 
   @Override
-  public DeviceAttributes attributes(DeviceHandle migDevice) {
-    return onCallThread(
-        () -> {
-          try (var arena = Arena.ofConfined()) {
-            var a = nvmlDeviceAttributes_t.allocate(arena);
-            check("nvmlDeviceGetAttributes_v2", raw.nvmlDeviceGetAttributes_v2(dev(migDevice), a));
-            return new DeviceAttributes(
-                nvmlDeviceAttributes_t.multiprocessorCount(a),
-                nvmlDeviceAttributes_t.sharedCopyEngineCount(a),
-                nvmlDeviceAttributes_t.sharedDecoderCount(a),
-                nvmlDeviceAttributes_t.sharedEncoderCount(a),
-                nvmlDeviceAttributes_t.sharedJpegCount(a),
-                nvmlDeviceAttributes_t.sharedOfaCount(a),
-                nvmlDeviceAttributes_t.gpuInstanceSliceCount(a),
-                nvmlDeviceAttributes_t.computeInstanceSliceCount(a),
-                nvmlDeviceAttributes_t.memorySizeMB(a));
-          }
-        });
+  public int computeInstanceId(DeviceHandle migDevice) {
+    return devices.computeInstanceId(migDevice);
+  }
+
+  // ---- MIG queries
+
+  @Override
+  public List<GpuInstanceProfile> gpuInstanceProfiles(DeviceHandle device) {
+    return mig.gpuInstanceProfiles(device);
+  }
+
+  @Override
+  public GpuInstanceProfile gpuInstanceProfileById(DeviceHandle device, int profileId) {
+    return mig.gpuInstanceProfileById(device, profileId);
+  }
+
+  @Override
+  public List<InstancePlacement> gpuInstancePossiblePlacements(DeviceHandle device, int profileId) {
+    return mig.gpuInstancePossiblePlacements(device, profileId);
+  }
+
+  @Override
+  public List<GpuInstanceHandle> gpuInstances(DeviceHandle device, int profileId) {
+    return mig.gpuInstances(device, profileId);
+  }
+
+  @Override
+  public GpuInstanceHandle gpuInstanceById(DeviceHandle device, int id) {
+    return mig.gpuInstanceById(device, id);
+  }
+
+  @Override
+  public GpuInstanceInfo gpuInstanceInfo(GpuInstanceHandle gpuInstance) {
+    return mig.gpuInstanceInfo(gpuInstance);
+  }
+
+  @Override
+  public List<ComputeInstanceProfile> computeInstanceProfiles(GpuInstanceHandle gpuInstance) {
+    return mig.computeInstanceProfiles(gpuInstance);
+  }
+
+  @Override
+  public List<InstancePlacement> computeInstancePossiblePlacements(
+      GpuInstanceHandle gpuInstance, int profileId) {
+    return mig.computeInstancePossiblePlacements(gpuInstance, profileId);
+  }
+
+  @Override
+  public List<ComputeInstanceHandle> computeInstances(
+      GpuInstanceHandle gpuInstance, int profileId) {
+    return mig.computeInstances(gpuInstance, profileId);
+  }
+
+  @Override
+  public ComputeInstanceHandle computeInstanceById(GpuInstanceHandle gpuInstance, int id) {
+    return mig.computeInstanceById(gpuInstance, id);
+  }
+
+  @Override
+  public ComputeInstanceInfo computeInstanceInfo(ComputeInstanceHandle computeInstance) {
+    return mig.computeInstanceInfo(computeInstance);
+  }
+
+  // ---- MIG control
+
+  @Override
+  public NvmlReturn setMigMode(DeviceHandle device, boolean enabled) {
+    return migControl.setMigMode(device, enabled);
+  }
+
+  @Override
+  public GpuInstanceHandle createGpuInstance(
+      DeviceHandle device, int profileId, InstancePlacement placement) {
+    return migControl.createGpuInstance(device, profileId, placement);
+  }
+
+  @Override
+  public void destroyGpuInstance(GpuInstanceHandle gpuInstance) {
+    migControl.destroyGpuInstance(gpuInstance);
+  }
+
+  @Override
+  public ComputeInstanceHandle createComputeInstance(
+      GpuInstanceHandle gpuInstance, int profileId, InstancePlacement placement) {
+    return migControl.createComputeInstance(gpuInstance, profileId, placement);
+  }
+
+  @Override
+  public void destroyComputeInstance(ComputeInstanceHandle computeInstance) {
+    migControl.destroyComputeInstance(computeInstance);
   }
 
   // ---- events
 
   @Override
   public EventSetHandle createEventSet() {
-    return new EventSetHandle(
-        readAddress("nvmlEventSetCreate", out -> raw.nvmlEventSetCreate(out)));
+    return events.createEventSet();
   }
 
   @Override
   public long supportedEventTypes(DeviceHandle device) {
-    return onCallThread(
-        () -> {
-          try (var arena = Arena.ofConfined()) {
-            var out = arena.allocate(JAVA_LONG);
-            check(
-                "nvmlDeviceGetSupportedEventTypes",
-                raw.nvmlDeviceGetSupportedEventTypes(dev(device), out));
-            return out.get(JAVA_LONG, 0);
-          }
-        });
+    return events.supportedEventTypes(device);
   }
 
   @Override
   public void registerEvents(DeviceHandle device, long eventTypes, EventSetHandle set) {
-    run(
-        () ->
-            check(
-                "nvmlDeviceRegisterEvents",
-                raw.nvmlDeviceRegisterEvents(dev(device), eventTypes, ptr(set.address()))));
+    events.registerEvents(device, eventTypes, set);
   }
 
   @Override
   public Optional<EventData> waitForEvent(EventSetHandle set, Duration timeout) {
-    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(0, timeout.toMillis()));
-    return onEventThread(
-        () -> {
-          try (var arena = Arena.ofConfined()) {
-            var data = nvmlEventData_t.allocate(arena);
-            String fn = "nvmlEventSetWait_v2";
-            var rc = observe(fn, raw.nvmlEventSetWait_v2(ptr(set.address()), data, millis));
-            if (rc == NvmlReturn.TIMEOUT) {
-              return Optional.<EventData>empty();
-            }
-            if (rc != NvmlReturn.SUCCESS) {
-              throw failure(fn, rc);
-            }
-            return Optional.of(
-                new EventData(
-                    new DeviceHandle(nvmlEventData_t.device(data).address()),
-                    nvmlEventData_t.eventType(data),
-                    nvmlEventData_t.eventData(data),
-                    nvmlEventData_t.gpuInstanceId(data),
-                    nvmlEventData_t.computeInstanceId(data)));
-          }
-        });
+    return events.waitForEvent(set, timeout);
   }
 
   @Override
   public void freeEventSet(EventSetHandle set) {
-    run(() -> check("nvmlEventSetFree", raw.nvmlEventSetFree(ptr(set.address()))));
-  }
-
-  // ---- GPM
-
-  @Override
-  public boolean gpmSupported(DeviceHandle device) {
-    return onCallThread(
-        () -> {
-          try (var arena = Arena.ofConfined()) {
-            var support = nvmlGpmSupport_t.allocate(arena);
-            nvmlGpmSupport_t.version(support, GPM_VERSION);
-            check("nvmlGpmQueryDeviceSupport", raw.nvmlGpmQueryDeviceSupport(dev(device), support));
-            return nvmlGpmSupport_t.isSupportedDevice(support) != 0;
-          }
-        });
-  }
-
-  @Override
-  public GpmSampleHandle allocateGpmSample() {
-    return new GpmSampleHandle(
-        readAddress("nvmlGpmSampleAlloc", out -> raw.nvmlGpmSampleAlloc(out)));
-  }
-
-  @Override
-  public void freeGpmSample(GpmSampleHandle sample) {
-    run(() -> check("nvmlGpmSampleFree", raw.nvmlGpmSampleFree(ptr(sample.address()))));
-  }
-
-  @Override
-  public void takeGpmSample(DeviceHandle device, GpmSampleHandle sample) {
-    run(() -> check("nvmlGpmSampleGet", raw.nvmlGpmSampleGet(dev(device), ptr(sample.address()))));
-  }
-
-  @Override
-  public void takeGpmMigSample(DeviceHandle device, int gpuInstanceId, GpmSampleHandle sample) {
-    run(
-        () ->
-            check(
-                "nvmlGpmMigSampleGet",
-                raw.nvmlGpmMigSampleGet(dev(device), gpuInstanceId, ptr(sample.address()))));
-  }
-
-  @Override
-  public List<GpmMetricValue> gpmMetrics(
-      GpmSampleHandle first, GpmSampleHandle second, List<Integer> metricIds) {
-    return onCallThread(
-        () -> {
-          try (var arena = Arena.ofConfined()) {
-            var get = nvmlGpmMetricsGet_t.allocate(arena);
-            nvmlGpmMetricsGet_t.version(get, GPM_VERSION);
-            nvmlGpmMetricsGet_t.numMetrics(get, metricIds.size());
-            nvmlGpmMetricsGet_t.sample1(get, ptr(first.address()));
-            nvmlGpmMetricsGet_t.sample2(get, ptr(second.address()));
-            var metrics = nvmlGpmMetricsGet_t.metrics(get);
-            for (int i = 0; i < metricIds.size(); i++) {
-              nvmlGpmMetric_t.metricId(nvmlGpmMetric_t.asSlice(metrics, i), metricIds.get(i));
-            }
-            check("nvmlGpmMetricsGet", raw.nvmlGpmMetricsGet(get));
-            var result = new ArrayList<GpmMetricValue>();
-            for (int i = 0; i < metricIds.size(); i++) {
-              var m = nvmlGpmMetric_t.asSlice(metrics, i);
-              result.add(
-                  new GpmMetricValue(
-                      nvmlGpmMetric_t.metricId(m),
-                      NvmlReturn.of(nvmlGpmMetric_t.nvmlReturn(m)),
-                      nvmlGpmMetric_t.value(m)));
-            }
-            return List.copyOf(result);
-          }
-        });
+    events.freeEventSet(set);
   }
 }

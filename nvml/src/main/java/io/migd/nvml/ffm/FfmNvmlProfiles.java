@@ -12,22 +12,18 @@ import java.util.Optional;
 
 /**
  * Reads GPU- and compute-instance profile structs, trying the newest struct version first and
- * falling back the way drivers of different ages need. Runs on FfmNvml's call thread.
+ * falling back the way drivers of different ages need. Runs inside a call of FfmMigQueries, on the
+ * caller's thread.
  */
 final class FfmNvmlProfiles {
-  @FunctionalInterface
-  interface Observe {
-    NvmlReturn observe(String function, int rc);
-  }
-
   private static final int ENGINE_PROFILE_SHARED = 0;
 
   private final nvml_h raw;
-  private final Observe observe;
+  private final ReturnCodes codes;
 
-  FfmNvmlProfiles(nvml_h raw, Observe observe) {
+  FfmNvmlProfiles(nvml_h raw, ReturnCodes codes) {
     this.raw = raw;
-    this.observe = observe;
+    this.codes = codes;
   }
 
   /**
@@ -41,14 +37,14 @@ final class FfmNvmlProfiles {
       String fnV = "nvmlDeviceGetGpuInstanceProfileInfoV";
       var v3 = nvmlGpuInstanceProfileInfo_v3_t.allocate(arena);
       nvmlGpuInstanceProfileInfo_v3_t.version(v3, nvml_h.nvmlGpuInstanceProfileInfo_v3());
-      var rc = observe.observe(fnV, raw.nvmlDeviceGetGpuInstanceProfileInfoV(dev, index, v3));
+      var rc = codes.observe(fnV, raw.nvmlDeviceGetGpuInstanceProfileInfoV(dev, index, v3));
       if (rc == NvmlReturn.SUCCESS) {
         return Optional.of(fromV3(index, v3));
       }
       if (rc == NvmlReturn.INVALID_ARGUMENT) {
         var v2 = nvmlGpuInstanceProfileInfo_v2_t.allocate(arena);
         nvmlGpuInstanceProfileInfo_v2_t.version(v2, nvml_h.nvmlGpuInstanceProfileInfo_v2());
-        rc = observe.observe(fnV, raw.nvmlDeviceGetGpuInstanceProfileInfoV(dev, index, v2));
+        rc = codes.observe(fnV, raw.nvmlDeviceGetGpuInstanceProfileInfoV(dev, index, v2));
         if (rc == NvmlReturn.SUCCESS) {
           return Optional.of(fromV2(index, v2));
         }
@@ -60,7 +56,7 @@ final class FfmNvmlProfiles {
       }
       String fn = "nvmlDeviceGetGpuInstanceProfileInfo";
       var v1 = nvmlGpuInstanceProfileInfo_t.allocate(arena);
-      rc = observe.observe(fn, raw.nvmlDeviceGetGpuInstanceProfileInfo(dev, index, v1));
+      rc = codes.observe(fn, raw.nvmlDeviceGetGpuInstanceProfileInfo(dev, index, v1));
       if (rc == NvmlReturn.SUCCESS) {
         return Optional.of(fromV1(index, v1));
       }
@@ -77,15 +73,14 @@ final class FfmNvmlProfiles {
     try (var arena = Arena.ofConfined()) {
       var v3 = nvmlGpuInstanceProfileInfo_v3_t.allocate(arena);
       nvmlGpuInstanceProfileInfo_v3_t.version(v3, nvml_h.nvmlGpuInstanceProfileInfo_v3());
-      var rc =
-          observe.observe(fn, raw.nvmlDeviceGetGpuInstanceProfileInfoByIdV(dev, profileId, v3));
+      var rc = codes.observe(fn, raw.nvmlDeviceGetGpuInstanceProfileInfoByIdV(dev, profileId, v3));
       if (rc == NvmlReturn.SUCCESS) {
         return fromV3(-1, v3);
       }
       if (rc == NvmlReturn.INVALID_ARGUMENT) {
         var v2 = nvmlGpuInstanceProfileInfo_v2_t.allocate(arena);
         nvmlGpuInstanceProfileInfo_v2_t.version(v2, nvml_h.nvmlGpuInstanceProfileInfo_v2());
-        rc = observe.observe(fn, raw.nvmlDeviceGetGpuInstanceProfileInfoByIdV(dev, profileId, v2));
+        rc = codes.observe(fn, raw.nvmlDeviceGetGpuInstanceProfileInfoByIdV(dev, profileId, v2));
         if (rc == NvmlReturn.SUCCESS) {
           return fromV2(-1, v2);
         }
@@ -102,7 +97,7 @@ final class FfmNvmlProfiles {
       var v3 = nvmlComputeInstanceProfileInfo_v3_t.allocate(arena);
       nvmlComputeInstanceProfileInfo_v3_t.version(v3, nvml_h.nvmlComputeInstanceProfileInfo_v3());
       var rc =
-          observe.observe(
+          codes.observe(
               fnV,
               raw.nvmlGpuInstanceGetComputeInstanceProfileInfoV(
                   gi, index, ENGINE_PROFILE_SHARED, v3));
@@ -119,7 +114,7 @@ final class FfmNvmlProfiles {
                 nvmlComputeInstanceProfileInfo_v3_t.sharedEncoderCount(v3),
                 nvmlComputeInstanceProfileInfo_v3_t.sharedJpegCount(v3),
                 nvmlComputeInstanceProfileInfo_v3_t.sharedOfaCount(v3),
-                FfmNvml.cString(nvmlComputeInstanceProfileInfo_v3_t.name(v3))));
+                FfmCalls.cString(nvmlComputeInstanceProfileInfo_v3_t.name(v3))));
       }
       if (rc == NvmlReturn.NOT_SUPPORTED) {
         return Optional.empty();
@@ -130,7 +125,7 @@ final class FfmNvmlProfiles {
       String fn = "nvmlGpuInstanceGetComputeInstanceProfileInfo";
       var v1 = nvmlComputeInstanceProfileInfo_t.allocate(arena);
       rc =
-          observe.observe(
+          codes.observe(
               fn,
               raw.nvmlGpuInstanceGetComputeInstanceProfileInfo(
                   gi, index, ENGINE_PROFILE_SHARED, v1));
@@ -169,7 +164,7 @@ final class FfmNvmlProfiles {
         nvmlGpuInstanceProfileInfo_v3_t.jpegCount(s),
         nvmlGpuInstanceProfileInfo_v3_t.ofaCount(s),
         nvmlGpuInstanceProfileInfo_v3_t.memorySizeMB(s),
-        FfmNvml.cString(nvmlGpuInstanceProfileInfo_v3_t.name(s)));
+        FfmCalls.cString(nvmlGpuInstanceProfileInfo_v3_t.name(s)));
   }
 
   private static GpuInstanceProfile fromV2(int index, MemorySegment s) {
@@ -185,7 +180,7 @@ final class FfmNvmlProfiles {
         nvmlGpuInstanceProfileInfo_v2_t.jpegCount(s),
         nvmlGpuInstanceProfileInfo_v2_t.ofaCount(s),
         nvmlGpuInstanceProfileInfo_v2_t.memorySizeMB(s),
-        FfmNvml.cString(nvmlGpuInstanceProfileInfo_v2_t.name(s)));
+        FfmCalls.cString(nvmlGpuInstanceProfileInfo_v2_t.name(s)));
   }
 
   private static GpuInstanceProfile fromV1(int index, MemorySegment s) {

@@ -16,10 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-// The nvml.h (NVML 13.3.29) functions migd uses, in jextract's shape. Unlike jextract's statics,
-// the handles belong to one loaded library, because one process may load several simulated
-// libraries. A symbol the library lacks leaves its handle null and its wrapper answers
-// NVML_ERROR_FUNCTION_NOT_FOUND, as NVML does for an entry point an older driver lacks.
+// The nvml.h (NVML 13.3.29) functions of the reference ABI (nvml-abi.json), in jextract's shape;
+// the typed API calls a subset. Unlike jextract's statics, the handles belong to one loaded
+// library, because one process may load several simulated libraries. A symbol the library lacks
+// leaves its handle null and its wrapper answers NVML_ERROR_FUNCTION_NOT_FOUND, as NVML does for
+// an entry point an older driver lacks.
 final class nvml_h extends nvml_h_constants {
 
   static final FunctionDescriptor nvmlInit_v2$DESC = FunctionDescriptor.of(JAVA_INT);

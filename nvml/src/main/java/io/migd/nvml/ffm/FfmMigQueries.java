@@ -1,5 +1,8 @@
 package io.migd.nvml.ffm;
 
+import static io.migd.nvml.ffm.FfmCalls.dev;
+import static io.migd.nvml.ffm.FfmCalls.placement;
+import static io.migd.nvml.ffm.FfmCalls.ptr;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
@@ -11,33 +14,35 @@ import io.migd.nvml.GpuInstanceHandle;
 import io.migd.nvml.GpuInstanceInfo;
 import io.migd.nvml.GpuInstanceProfile;
 import io.migd.nvml.InstancePlacement;
-import io.migd.nvml.NvmlCallObserver;
+import io.migd.nvml.MigQueries;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
-/** GPU instances and compute instances. */
-abstract class FfmNvmlInstances extends FfmNvmlMetrics {
-  FfmNvmlInstances(NvmlLibrary library, NvmlCallObserver observer) {
-    super(library, observer);
-  }
+/** {@link MigQueries} over the FFM binding. */
+final class FfmMigQueries implements MigQueries {
+  private static final int GI_PROFILE_COUNT = 18;
+  private static final int CI_PROFILE_COUNT = 9;
+  private static final int MAX_COMPUTE_INSTANCES_PER_GI = 16;
 
-  // ---- GPU instances (see FfmNvmlInstances for the profile structs)
+  private final FfmCalls calls;
+  private final nvml_h raw;
+  private final FfmNvmlProfiles profiles;
 
-  @Override
-  public Optional<GpuInstanceProfile> gpuInstanceProfile(DeviceHandle device, int profileIndex) {
-    return onCallThread(() -> profiles().gpuInstanceProfile(device, profileIndex));
+  FfmMigQueries(FfmCalls calls) {
+    this.calls = calls;
+    this.raw = calls.raw;
+    this.profiles = new FfmNvmlProfiles(raw, calls.codes());
   }
 
   @Override
   public List<GpuInstanceProfile> gpuInstanceProfiles(DeviceHandle device) {
-    return onCallThread(
+    return calls.call(
         () -> {
           var result = new ArrayList<GpuInstanceProfile>();
           for (int index = 0; index < GI_PROFILE_COUNT; index++) {
-            profiles().gpuInstanceProfile(device, index).ifPresent(result::add);
+            profiles.gpuInstanceProfile(device, index).ifPresent(result::add);
           }
           return List.copyOf(result);
         });
@@ -45,17 +50,17 @@ abstract class FfmNvmlInstances extends FfmNvmlMetrics {
 
   @Override
   public GpuInstanceProfile gpuInstanceProfileById(DeviceHandle device, int profileId) {
-    return onCallThread(() -> profiles().gpuInstanceProfileById(device, profileId));
+    return calls.call(() -> profiles.gpuInstanceProfileById(device, profileId));
   }
 
   @Override
   public List<InstancePlacement> gpuInstancePossiblePlacements(DeviceHandle device, int profileId) {
-    return onCallThread(
+    return calls.call(
         () -> {
           try (var arena = Arena.ofConfined()) {
             String fn = "nvmlDeviceGetGpuInstancePossiblePlacements_v2";
             var count = arena.allocate(JAVA_INT);
-            check(
+            calls.check(
                 fn,
                 raw.nvmlDeviceGetGpuInstancePossiblePlacements_v2(
                     dev(device), profileId, MemorySegment.NULL, count));
@@ -64,7 +69,7 @@ abstract class FfmNvmlInstances extends FfmNvmlMetrics {
               return List.<InstancePlacement>of();
             }
             var array = nvmlGpuInstancePlacement_t.allocateArray(n, arena);
-            check(
+            calls.check(
                 fn,
                 raw.nvmlDeviceGetGpuInstancePossiblePlacements_v2(
                     dev(device), profileId, array, count));
@@ -81,56 +86,15 @@ abstract class FfmNvmlInstances extends FfmNvmlMetrics {
   }
 
   @Override
-  public int gpuInstanceRemainingCapacity(DeviceHandle device, int profileId) {
-    return readInt(
-        "nvmlDeviceGetGpuInstanceRemainingCapacity",
-        out -> raw.nvmlDeviceGetGpuInstanceRemainingCapacity(dev(device), profileId, out));
-  }
-
-  @Override
-  public GpuInstanceHandle createGpuInstance(DeviceHandle device, int profileId) {
-    return new GpuInstanceHandle(
-        readAddress(
-            "nvmlDeviceCreateGpuInstance",
-            out -> raw.nvmlDeviceCreateGpuInstance(dev(device), profileId, out)));
-  }
-
-  @Override
-  public GpuInstanceHandle createGpuInstance(
-      DeviceHandle device, int profileId, InstancePlacement placement) {
-    return onCallThread(
-        () -> {
-          try (var arena = Arena.ofConfined()) {
-            var p = nvmlGpuInstancePlacement_t.allocate(arena);
-            nvmlGpuInstancePlacement_t.start(p, placement.start());
-            nvmlGpuInstancePlacement_t.size(p, placement.size());
-            var out = arena.allocate(ADDRESS);
-            check(
-                "nvmlDeviceCreateGpuInstanceWithPlacement",
-                raw.nvmlDeviceCreateGpuInstanceWithPlacement(dev(device), profileId, p, out));
-            return new GpuInstanceHandle(out.get(ADDRESS, 0).address());
-          }
-        });
-  }
-
-  @Override
-  public void destroyGpuInstance(GpuInstanceHandle gpuInstance) {
-    run(
-        () ->
-            check(
-                "nvmlGpuInstanceDestroy", raw.nvmlGpuInstanceDestroy(ptr(gpuInstance.address()))));
-  }
-
-  @Override
   public List<GpuInstanceHandle> gpuInstances(DeviceHandle device, int profileId) {
-    return onCallThread(
+    return calls.call(
         () -> {
-          int capacity = profiles().gpuInstanceProfileById(device, profileId).instanceCount();
+          int capacity = profiles.gpuInstanceProfileById(device, profileId).instanceCount();
           try (var arena = Arena.ofConfined()) {
             var array = arena.allocate(ADDRESS, Math.max(capacity, 1));
             var count = arena.allocate(JAVA_INT);
             count.set(JAVA_INT, 0, capacity);
-            check(
+            calls.check(
                 "nvmlDeviceGetGpuInstances",
                 raw.nvmlDeviceGetGpuInstances(dev(device), profileId, array, count));
             var result = new ArrayList<GpuInstanceHandle>();
@@ -145,18 +109,18 @@ abstract class FfmNvmlInstances extends FfmNvmlMetrics {
   @Override
   public GpuInstanceHandle gpuInstanceById(DeviceHandle device, int id) {
     return new GpuInstanceHandle(
-        readAddress(
+        calls.readAddress(
             "nvmlDeviceGetGpuInstanceById",
             out -> raw.nvmlDeviceGetGpuInstanceById(dev(device), id, out)));
   }
 
   @Override
   public GpuInstanceInfo gpuInstanceInfo(GpuInstanceHandle gpuInstance) {
-    return onCallThread(
+    return calls.call(
         () -> {
           try (var arena = Arena.ofConfined()) {
             var info = nvmlGpuInstanceInfo_t.allocate(arena);
-            check(
+            calls.check(
                 "nvmlGpuInstanceGetInfo",
                 raw.nvmlGpuInstanceGetInfo(ptr(gpuInstance.address()), info));
             var p = nvmlGpuInstanceInfo_t.placement(info);
@@ -169,45 +133,28 @@ abstract class FfmNvmlInstances extends FfmNvmlMetrics {
         });
   }
 
-  // ---- compute instances
-
-  @Override
-  public Optional<ComputeInstanceProfile> computeInstanceProfile(
-      GpuInstanceHandle gpuInstance, int profileIndex) {
-    return onCallThread(() -> profiles().computeInstanceProfile(gpuInstance, profileIndex));
-  }
-
   @Override
   public List<ComputeInstanceProfile> computeInstanceProfiles(GpuInstanceHandle gpuInstance) {
-    return onCallThread(
+    return calls.call(
         () -> {
           var result = new ArrayList<ComputeInstanceProfile>();
           for (int index = 0; index < CI_PROFILE_COUNT; index++) {
-            profiles().computeInstanceProfile(gpuInstance, index).ifPresent(result::add);
+            profiles.computeInstanceProfile(gpuInstance, index).ifPresent(result::add);
           }
           return List.copyOf(result);
         });
   }
 
   @Override
-  public int computeInstanceRemainingCapacity(GpuInstanceHandle gpuInstance, int profileId) {
-    return readInt(
-        "nvmlGpuInstanceGetComputeInstanceRemainingCapacity",
-        out ->
-            raw.nvmlGpuInstanceGetComputeInstanceRemainingCapacity(
-                ptr(gpuInstance.address()), profileId, out));
-  }
-
-  @Override
   public List<InstancePlacement> computeInstancePossiblePlacements(
       GpuInstanceHandle gpuInstance, int profileId) {
-    return onCallThread(
+    return calls.call(
         () -> {
           try (var arena = Arena.ofConfined()) {
             String fn = "nvmlGpuInstanceGetComputeInstancePossiblePlacements";
             var gi = ptr(gpuInstance.address());
             var count = arena.allocate(JAVA_INT);
-            check(
+            calls.check(
                 fn,
                 raw.nvmlGpuInstanceGetComputeInstancePossiblePlacements(
                     gi, profileId, MemorySegment.NULL, count));
@@ -216,7 +163,7 @@ abstract class FfmNvmlInstances extends FfmNvmlMetrics {
               return List.<InstancePlacement>of();
             }
             var array = nvmlComputeInstancePlacement_t.allocateArray(n, arena);
-            check(
+            calls.check(
                 fn,
                 raw.nvmlGpuInstanceGetComputeInstancePossiblePlacements(
                     gi, profileId, array, count));
@@ -234,53 +181,15 @@ abstract class FfmNvmlInstances extends FfmNvmlMetrics {
   }
 
   @Override
-  public ComputeInstanceHandle createComputeInstance(GpuInstanceHandle gpuInstance, int profileId) {
-    return new ComputeInstanceHandle(
-        readAddress(
-            "nvmlGpuInstanceCreateComputeInstance",
-            out ->
-                raw.nvmlGpuInstanceCreateComputeInstance(
-                    ptr(gpuInstance.address()), profileId, out)));
-  }
-
-  @Override
-  public ComputeInstanceHandle createComputeInstance(
-      GpuInstanceHandle gpuInstance, int profileId, InstancePlacement placement) {
-    return onCallThread(
-        () -> {
-          try (var arena = Arena.ofConfined()) {
-            var p = nvmlComputeInstancePlacement_t.allocate(arena);
-            nvmlComputeInstancePlacement_t.start(p, placement.start());
-            nvmlComputeInstancePlacement_t.size(p, placement.size());
-            var out = arena.allocate(ADDRESS);
-            check(
-                "nvmlGpuInstanceCreateComputeInstanceWithPlacement",
-                raw.nvmlGpuInstanceCreateComputeInstanceWithPlacement(
-                    ptr(gpuInstance.address()), profileId, p, out));
-            return new ComputeInstanceHandle(out.get(ADDRESS, 0).address());
-          }
-        });
-  }
-
-  @Override
-  public void destroyComputeInstance(ComputeInstanceHandle computeInstance) {
-    run(
-        () ->
-            check(
-                "nvmlComputeInstanceDestroy",
-                raw.nvmlComputeInstanceDestroy(ptr(computeInstance.address()))));
-  }
-
-  @Override
   public List<ComputeInstanceHandle> computeInstances(
       GpuInstanceHandle gpuInstance, int profileId) {
-    return onCallThread(
+    return calls.call(
         () -> {
           try (var arena = Arena.ofConfined()) {
             var array = arena.allocate(ADDRESS, MAX_COMPUTE_INSTANCES_PER_GI);
             var count = arena.allocate(JAVA_INT);
             count.set(JAVA_INT, 0, MAX_COMPUTE_INSTANCES_PER_GI);
-            check(
+            calls.check(
                 "nvmlGpuInstanceGetComputeInstances",
                 raw.nvmlGpuInstanceGetComputeInstances(
                     ptr(gpuInstance.address()), profileId, array, count));
@@ -296,18 +205,18 @@ abstract class FfmNvmlInstances extends FfmNvmlMetrics {
   @Override
   public ComputeInstanceHandle computeInstanceById(GpuInstanceHandle gpuInstance, int id) {
     return new ComputeInstanceHandle(
-        readAddress(
+        calls.readAddress(
             "nvmlGpuInstanceGetComputeInstanceById",
             out -> raw.nvmlGpuInstanceGetComputeInstanceById(ptr(gpuInstance.address()), id, out)));
   }
 
   @Override
   public ComputeInstanceInfo computeInstanceInfo(ComputeInstanceHandle computeInstance) {
-    return onCallThread(
+    return calls.call(
         () -> {
           try (var arena = Arena.ofConfined()) {
             var info = nvmlComputeInstanceInfo_t.allocate(arena);
-            check(
+            calls.check(
                 "nvmlComputeInstanceGetInfo_v2",
                 raw.nvmlComputeInstanceGetInfo_v2(ptr(computeInstance.address()), info));
             var p = nvmlComputeInstanceInfo_t.placement(info);
@@ -321,9 +230,5 @@ abstract class FfmNvmlInstances extends FfmNvmlMetrics {
                     nvmlComputeInstancePlacement_t.size(p)));
           }
         });
-  }
-
-  private FfmNvmlProfiles profiles() {
-    return new FfmNvmlProfiles(raw, this::observe);
   }
 }
