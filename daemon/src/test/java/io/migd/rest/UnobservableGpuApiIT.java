@@ -103,6 +103,49 @@ class UnobservableGpuApiIT {
     }
   }
 
+  @Test
+  void anExplicitLayoutWhileNvmlCannotListTheGpusIs503NamingTheReason() throws Exception {
+    int port;
+    try (var socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    var migd =
+        MigdProcess.on(nodeDir)
+            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("MIGD_KUBELET_ENABLED", "false")
+            .withEnvironment("MIGD_CONFIG", "all-balanced")
+            .withEnvironment("NVML_SIM_FAULTS", "nvmlDeviceGetCount_v2=NVML_ERROR_UNKNOWN");
+    String base = "http://127.0.0.1:" + port;
+    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,T4")) {
+      JsonNode layout =
+          await()
+              .atMost(PATIENCE)
+              .ignoreExceptions()
+              .until(
+                  () -> JSON.readTree(get(base + "/api/v1/layout").body()),
+                  l -> l.path("outcome").path("state").asString().equals("failed"));
+      assertThat(layout.path("outcome").path("reason").asString())
+          .contains("nvmlDeviceGetCount_v2");
+
+      HttpResponse<String> explicit =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/api/v1/layout"))
+                  .header("Content-Type", "application/json")
+                  .PUT(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"gpus\":[{\"gpu\":0,\"migDevices\":{\"3g.20gb\":2}}]}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+
+      assertThat(explicit.statusCode()).as(explicit.body()).isEqualTo(503);
+      assertThat(JSON.readTree(explicit.body()).path("detail").asString())
+          .contains("nvmlDeviceGetCount_v2")
+          .contains("NVML_ERROR_UNKNOWN")
+          .doesNotContain("out of range");
+      assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
+    }
+  }
+
   private HttpResponse<String> get(String url) throws Exception {
     return http.send(
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
