@@ -38,8 +38,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /api/v1/layout} (the intent and how far the node is) and {@code PUT /api/v1/layout} (a
- * new intent, or with {@code dryRun=true} only its plan). The body is checked here, before anything
- * reaches NVML; the intent service, the reconciler and its loop do the work.
+ * new intent, or with {@code dryRun=true} only its plan). The body is parsed here, before anything
+ * reaches NVML; whether it can apply, and the plan answered, come from one decision of the
+ * reconciler, the loop's own; the intent service and the loop do the rest.
  */
 @RestController
 @RequestMapping("/api/v1")
