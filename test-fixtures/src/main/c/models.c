@@ -168,12 +168,8 @@ static int parse_ci(char **f, unsigned nf) {
   return 0;
 }
 
-static void parse_all(void) {
-  char *text = strdup(sim_models_tsv_data);
-  if (text == NULL) {
-    snprintf(models_err, sizeof(models_err), "out of memory parsing the model data");
-    return;
-  }
+/* Parses model records from text (modified in place); 0, or -1 with models_err set. */
+static int parse_records(char *text, const char *source) {
   unsigned lineno = 0;
   char *save = NULL;
   for (char *line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
@@ -195,13 +191,66 @@ static void parse_all(void) {
     else if (nf >= 3 && strcmp(fields[0], "gi") == 0) r = parse_gi(fields, nf);
     else if (nf >= 3 && strcmp(fields[0], "ci") == 0) r = parse_ci(fields, nf);
     if (r != 0) {
-      snprintf(models_err, sizeof(models_err),
-               "embedded gpu-models.tsv: bad or inconsistent record on data line %u", lineno);
-      nmodels = 0;
-      break;
+      snprintf(models_err, sizeof(models_err), "%s: bad or inconsistent record on data line %u",
+               source, lineno);
+      return -1;
     }
   }
+  return 0;
+}
+
+/* The text of the file NVML_SIM_MODELS names (malloc'd), or NULL with models_err set. */
+static char *read_models_file(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    snprintf(models_err, sizeof(models_err), "NVML_SIM_MODELS: cannot read %.200s", path);
+    return NULL;
+  }
+  size_t cap = 4096, len = 0;
+  char *text = malloc(cap);
+  while (text != NULL) {
+    size_t n = fread(text + len, 1, cap - len - 1, f);
+    len += n;
+    if (n == 0) break;
+    if (len + 1 == cap) {
+      char *more = realloc(text, cap * 2);
+      if (more == NULL) {
+        free(text);
+        text = NULL;
+        break;
+      }
+      text = more;
+      cap *= 2;
+    }
+  }
+  int failed = ferror(f);
+  fclose(f);
+  if (text == NULL || failed) {
+    free(text);
+    snprintf(models_err, sizeof(models_err), "NVML_SIM_MODELS: cannot read %.200s", path);
+    return NULL;
+  }
+  text[len] = '\0';
+  return text;
+}
+
+static void parse_all(void) {
+  char *text = strdup(sim_models_tsv_data);
+  if (text == NULL) {
+    snprintf(models_err, sizeof(models_err), "out of memory parsing the model data");
+    return;
+  }
+  int r = parse_records(text, "embedded gpu-models.tsv");
   free(text);
+  /* more models, in the same format, for tests: a driver whose profiles differ from migd's
+     catalogue (same PCI id, other profiles), or a MIG model migd does not know */
+  const char *extra = getenv("NVML_SIM_MODELS");
+  if (r == 0 && extra != NULL && extra[0] != '\0') {
+    text = read_models_file(extra);
+    if (text == NULL || parse_records(text, "NVML_SIM_MODELS") != 0) nmodels = 0;
+    free(text);
+  }
+  if (r != 0) nmodels = 0;
   for (unsigned i = 0; i < nmodels && models_err[0] == '\0'; i++) {
     const struct sim_model *m = &models[i];
     if (m->mig && m->ngi == 0)

@@ -4,23 +4,17 @@ import io.migd.execute.Execution;
 import io.migd.execute.Executor;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
-import io.migd.layout.ModelSource;
 import io.migd.layout.NodeObserver;
-import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Decision;
 import io.migd.plan.Plan;
-import io.migd.plan.Planner;
-import io.migd.profiles.ComputeCapability;
-import io.migd.profiles.GpuModel;
 import io.migd.reconcile.Reconciler.Resolution;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * One GPU's part of a reconcile: decide, execute the plan, observe the GPU again and compare. A
@@ -29,7 +23,7 @@ import java.util.Optional;
  */
 final class GpuReconcile {
   private final NodeObserver observer;
-  private final ModelSource models;
+  private final NodeDecider decider;
   private final UsageSource usageSource;
   private final Executor executor;
   private final ProgressListener listener;
@@ -38,14 +32,14 @@ final class GpuReconcile {
 
   GpuReconcile(
       NodeObserver observer,
-      ModelSource models,
+      NodeDecider decider,
       UsageSource usageSource,
       Executor executor,
       ProgressListener listener,
       ModeChange modeChange,
       Clock clock) {
     this.observer = observer;
-    this.models = models;
+    this.decider = decider;
     this.usageSource = usageSource;
     this.executor = executor;
     this.listener = listener;
@@ -53,26 +47,9 @@ final class GpuReconcile {
     this.clock = clock;
   }
 
-  /** What the GPU needs, without changing anything. */
+  /** What the GPU needs, without changing anything: the one decision path's answer. */
   Decision decide(Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
-    return switch (resolution) {
-      case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
-      case Resolution.Target(var target) -> {
-        ObservedGpu now = gpuOf(observed, gpu);
-        Optional<GpuModel> model = models.modelOf(now);
-        if (model.isEmpty() && target.migEnabled()) {
-          yield new Decision.Infeasible(
-              "GPU "
-                  + gpu
-                  + " ("
-                  + now.name()
-                  + ", PCI id "
-                  + now.pci().deviceIdHex()
-                  + ") is not a model migd knows");
-        }
-        yield Planner.decide(target, now, usage, model.orElseGet(() -> nonMigModel(now)));
-      }
-    };
+    return decider.decide(resolution, gpu, observed, usage);
   }
 
   /** Decides and executes for one GPU, then verifies; may reset it once for a pending mode. */
@@ -140,27 +117,5 @@ final class GpuReconcile {
 
   private Usage usageOf(ObservedNode observed) {
     return usageSource.usage(observed);
-  }
-
-  /** A catalogue entry for a GPU migd does not know, enough to plan "MIG off". */
-  private static GpuModel nonMigModel(ObservedGpu gpu) {
-    return new GpuModel(
-        gpu.name(),
-        gpu.name(),
-        gpu.pci().deviceId(),
-        -1,
-        new ComputeCapability(0, 0),
-        Math.max(1, gpu.memoryMiB()),
-        1,
-        false,
-        0,
-        List.of());
-  }
-
-  private static ObservedGpu gpuOf(ObservedNode node, GpuIndex gpu) {
-    return node.gpus().stream()
-        .filter(g -> g.index().equals(gpu))
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException("GPU " + gpu + " vanished"));
   }
 }

@@ -8,13 +8,11 @@ import io.migd.layout.ModelSource;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
-import io.migd.layout.TargetResolver;
 import io.migd.layout.Usage;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Decision;
 import io.migd.profiles.GpuModelCatalog;
-import io.migd.profiles.MigConfig;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,6 +40,7 @@ public final class Reconciler {
   private final NodeObserver observer;
   private final ConfigLookup configs;
   private final UsageSource usageSource;
+  private final NodeDecider decider;
   private final GpuReconcile gpus;
   private final ModeChange modeChange;
   private final Clock clock;
@@ -67,8 +66,9 @@ public final class Reconciler {
     this.configs = configs;
     this.usageSource = usageSource;
     this.modeChange = new ModeChange(observer, usageSource, reset, reboot);
+    this.decider = new NodeDecider(configs, models);
     this.gpus =
-        new GpuReconcile(observer, models, usageSource, executor, listener, modeChange, clock);
+        new GpuReconcile(observer, decider, usageSource, executor, listener, modeChange, clock);
     this.clock = clock;
     this.pool = new GpuPool(0);
   }
@@ -78,6 +78,7 @@ public final class Reconciler {
     this.configs = other.configs;
     this.usageSource = other.usageSource;
     this.modeChange = other.modeChange;
+    this.decider = other.decider;
     this.gpus = other.gpus;
     this.clock = other.clock;
     this.pool = pool;
@@ -149,62 +150,15 @@ public final class Reconciler {
 
   /** Resolves the intent against what was observed. */
   public SequencedMap<GpuIndex, Resolution> resolve(Desired desired, ObservedNode observed) {
-    var result = new LinkedHashMap<GpuIndex, Resolution>();
-    switch (desired.intent()) {
-      case Desired.Intent.Nothing() -> {}
-      case Desired.Intent.NamedConfig(var name) -> {
-        Optional<MigConfig> config = configs.config(name);
-        if (configs.problem().isPresent()) {
-          for (ObservedGpu gpu : observed.gpus()) {
-            result.put(
-                gpu.index(),
-                new Resolution.Unreachable(
-                    configs.problem().get()
-                        + "; fix the file and restart migd, which reads it at start"));
-          }
-        } else if (config.isEmpty()) {
-          for (ObservedGpu gpu : observed.gpus()) {
-            result.put(
-                gpu.index(),
-                new Resolution.Unreachable(
-                    "the config \""
-                        + name
-                        + "\" is not in the config file; set nvidia.com/mig.config (or"
-                        + " migd.config) to a config the file has"));
-          }
-        } else {
-          TargetResolver.resolve(config.get(), observed)
-              .forEach((gpu, target) -> result.put(gpu, new Resolution.Target(target)));
-        }
-      }
-      case Desired.Intent.Layout(var gpus) -> {
-        for (GpuTarget target : gpus) {
-          boolean exists = observed.gpus().stream().anyMatch(g -> g.index().equals(target.gpu()));
-          result.put(
-              target.gpu(),
-              exists
-                  ? new Resolution.Target(target)
-                  : new Resolution.Unreachable(
-                      "GPU " + target.gpu() + " does not exist on this node"));
-        }
-      }
-    }
-    for (ObservedGpu gpu : observed.gpus()) {
-      String recorded = desired.gpuUuids().get(gpu.index().value());
-      if (result.containsKey(gpu.index()) && recorded != null && !recorded.equals(gpu.uuid())) {
-        result.put(
-            gpu.index(),
-            new Resolution.Unreachable(
-                "GPU "
-                    + gpu.index()
-                    + " is "
-                    + gpu.uuid()
-                    + " now, but the intent was made for "
-                    + recorded
-                    + "; migd does not reshape a GPU it was not asked about"));
-      }
-    }
-    return result;
+    return decider.resolve(desired, observed);
+  }
+
+  /**
+   * How often the planner ran in this reconciler's decisions (the loop's, dry runs', REST checks'):
+   * a count for tests and benchmarks, never a decision input.
+   */
+  public long plannerRuns() {
+    return decider.plannerRuns();
   }
 
   /**
@@ -214,14 +168,39 @@ public final class Reconciler {
    * @throws NvmlException when NVML cannot even list the GPUs
    */
   public SequencedMap<GpuIndex, Decision> plan(Desired desired) {
+    return plan(List.of(desired)).getFirst().decisions();
+  }
+
+  /**
+   * What each intent would make of the node, over one observation of it, without changing anything:
+   * the target of every GPU it selects, and the decision for every GPU, as {@link #plan(Desired)}
+   * gives it. The planner runs once per GPU and intent.
+   *
+   * @throws NvmlException when NVML cannot even list the GPUs
+   */
+  public List<NodePlan> plan(List<Desired> intents) {
     Observation observation = observeEach();
-    var resolutions = resolve(desired, observation.node());
     Usage usage = usageSource.usage(observation.node());
-    return pool.each(
-        observation.andResolved(resolutions),
-        gpu ->
-            unplanned(desired, gpu, observation, resolutions.get(gpu))
-                .orElseGet(() -> decide(gpu, resolutions.get(gpu), observation.node(), usage)));
+    var plans = new ArrayList<NodePlan>();
+    for (Desired desired : intents) {
+      var resolutions = resolve(desired, observation.node());
+      var decisions =
+          pool.each(
+              observation.andResolved(resolutions),
+              gpu ->
+                  unplanned(desired, gpu, observation, resolutions.get(gpu))
+                      .orElseGet(
+                          () -> decide(gpu, resolutions.get(gpu), observation.node(), usage)));
+      var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
+      resolutions.forEach(
+          (gpu, resolution) -> {
+            if (resolution instanceof Resolution.Target(var target)) {
+              targets.put(gpu, target);
+            }
+          });
+      plans.add(new NodePlan(targets, decisions));
+    }
+    return plans;
   }
 
   private Decision decide(GpuIndex gpu, Resolution resolution, ObservedNode observed, Usage usage) {

@@ -4,14 +4,13 @@ import io.migd.api.rest.LayoutAccepted;
 import io.migd.api.rest.LayoutRequest;
 import io.migd.api.rest.LayoutStatus;
 import io.migd.api.rest.PlanResult;
-import io.migd.layout.ObservedNode;
-import io.migd.profiles.GpuModelCatalog;
+import io.migd.layout.GpuIndex;
+import io.migd.plan.Decision;
 import io.migd.profiles.MigConfigFile;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.LayoutProgress;
-import io.migd.reconcile.Outcome;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.Reconciler;
 import io.swagger.v3.oas.annotations.Operation;
@@ -23,6 +22,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.SequencedMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -38,8 +38,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /api/v1/layout} (the intent and how far the node is) and {@code PUT /api/v1/layout} (a
- * new intent, or with {@code dryRun=true} only its plan). The body is checked here, before anything
- * reaches NVML; the intent service, the reconciler and its loop do the work.
+ * new intent, or with {@code dryRun=true} only its plan). The body is parsed here, before anything
+ * reaches NVML; whether it can apply, and the plan answered, come from one decision of the
+ * reconciler, the loop's own; the intent service and the loop do the rest.
  */
 @RestController
 @RequestMapping("/api/v1")
@@ -58,13 +59,12 @@ class LayoutController {
       Reconciler reconciler,
       LayoutProgress progress,
       ConfigLookup configs,
-      MigConfigFile file,
-      GpuModelCatalog catalog) {
+      MigConfigFile file) {
     this.intents = intents;
     this.loop = loop;
     this.reconciler = reconciler;
     this.progress = progress;
-    this.requests = new LayoutRequests(configs, file, catalog);
+    this.requests = new LayoutRequests(configs, file);
   }
 
   @Operation(
@@ -154,25 +154,24 @@ class LayoutController {
       HttpServletRequest http)
       throws IOException {
     LayoutRequest body = LayoutRequests.read(http.getInputStream(), http.getContentLengthLong());
-    Outcome last =
-        loop.lastOutcome()
-            .orElseThrow(
-                () ->
-                    new RestProblem(
-                        HttpStatus.SERVICE_UNAVAILABLE,
-                        "the first reconcile has not ended yet; try again in a moment"));
-    ObservedNode observed = last.observed();
-    Desired.Intent intent = requests.intent(body, last);
+    if (loop.lastOutcome().isEmpty()) {
+      throw new RestProblem(
+          HttpStatus.SERVICE_UNAVAILABLE,
+          "the first reconcile has not ended yet; try again in a moment");
+    }
+    Desired.Intent intent = requests.intent(body);
     OptionalLong expected = ifMatch(ifMatch);
     Desired now = intents.current();
     checkFresh(expected, now);
-    if (!dryRun) {
-      requests.checkFeasible(intent, observed);
-    }
     Desired candidate =
         new Desired(
             Desired.Source.REST, intent, now.generation() + 1, now.labelValue(), "", Map.of());
-    PlanResult plan = RestViews.planResult(reconciler.plan(candidate));
+    // the loop's own decision, made once: the check and the answer both come from it
+    SequencedMap<GpuIndex, Decision> decisions = reconciler.plan(candidate);
+    if (!dryRun) {
+      LayoutRequests.requireApplicable(intent, decisions);
+    }
+    PlanResult plan = RestViews.planResult(decisions);
     if (dryRun) {
       return ResponseEntity.ok().eTag(etag(now.generation())).body(plan);
     }

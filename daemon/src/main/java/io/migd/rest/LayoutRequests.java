@@ -4,23 +4,14 @@ import io.migd.api.rest.GpuLayout;
 import io.migd.api.rest.LayoutRequest;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuTarget;
-import io.migd.layout.ObservedGpu;
-import io.migd.layout.ObservedNode;
 import io.migd.layout.TargetResolver;
-import io.migd.layout.Usage;
 import io.migd.plan.Decision;
-import io.migd.plan.Planner;
-import io.migd.profiles.GpuModel;
-import io.migd.profiles.GpuModelCatalog;
-import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.ProfileName;
 import io.migd.profiles.ProfileNameException;
 import io.migd.profiles.Sharing;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
-import io.migd.reconcile.GpuResult;
-import io.migd.reconcile.Outcome;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -32,8 +23,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SequencedMap;
-import java.util.stream.Collectors;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
@@ -45,10 +34,12 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.type.LogicalType;
 
 /**
- * Reads and checks the body of {@code PUT /api/v1/layout} at the edge, before anything touches
- * NVML: strict JSON (no unknown fields, duplicate keys or coerced scalars), then the intent it
- * names, checked against the config file, the catalogue and the GPUs as the last reconcile saw
- * them. Every failure is a {@link RestProblem} that names what is wrong.
+ * Reads the body of {@code PUT /api/v1/layout} into an intent, before anything touches NVML: strict
+ * JSON (no unknown fields, duplicate keys or coerced scalars), then the intent it names, checked
+ * against the config file and for what the body alone shows (counts, replicas, profile grammar).
+ * Whether the intent can apply is decided by the reconciler's one decision path, as the loop
+ * decides it; {@link #requireApplicable} turns that decision into the answer. Every failure is a
+ * {@link RestProblem} that names what is wrong.
  */
 final class LayoutRequests {
   /** The largest body accepted; a layout of every GPU of a node is a few hundred bytes. */
@@ -89,12 +80,10 @@ final class LayoutRequests {
 
   private final ConfigLookup configs;
   private final MigConfigFile file;
-  private final GpuModelCatalog catalog;
 
-  LayoutRequests(ConfigLookup configs, MigConfigFile file, GpuModelCatalog catalog) {
+  LayoutRequests(ConfigLookup configs, MigConfigFile file) {
     this.configs = configs;
     this.file = file;
-    this.catalog = catalog;
   }
 
   /** Reads the body: at most {@link #MAX_BODY_BYTES}, strict JSON, one {@link LayoutRequest}. */
@@ -149,7 +138,7 @@ final class LayoutRequests {
 
   private static RestProblem tooLarge(long size) {
     return new RestProblem(
-        org.springframework.http.HttpStatus.CONTENT_TOO_LARGE,
+        HttpStatus.CONTENT_TOO_LARGE,
         "the body is over "
             + MAX_BODY_BYTES
             + " bytes ("
@@ -179,11 +168,12 @@ final class LayoutRequests {
   }
 
   /**
-   * The intent the request names, checked against the config file and the GPUs as the last
-   * reconcile observed them; an explicit layout of a GPU that does not exist, an unknown config or
-   * profile, or impossible numbers are 422, a layout of a GPU that reconcile could not observe 503.
+   * The intent the request names, checked against the config file and for what the body alone
+   * shows: an unknown config, a negative GPU index, a profile name that breaks NVIDIA's grammar or
+   * impossible numbers are 422. Whether the GPUs can hold it is decided with the loop's decision
+   * ({@link #requireApplicable}).
    */
-  Desired.Intent intent(LayoutRequest request, Outcome last) {
+  Desired.Intent intent(LayoutRequest request) {
     if ((request.config() == null) == (request.gpus() == null)) {
       throw RestProblem.badRequest(
           "give exactly one of \"config\" (a config name) and \"gpus\" (an explicit layout)");
@@ -213,7 +203,7 @@ final class LayoutRequests {
       if (gpu == null) {
         throw RestProblem.badRequest("gpus[" + i + "] is null; give a GPU layout");
       }
-      targets.add(target(gpu, i, last));
+      targets.add(target(gpu, i));
       if (!seen.add(gpu.gpu())) {
         throw RestProblem.unprocessable("GPU " + gpu.gpu() + " is given twice in \"gpus\"");
       }
@@ -221,33 +211,15 @@ final class LayoutRequests {
     return new Desired.Intent.Layout(targets);
   }
 
-  private GpuTarget target(GpuLayout gpu, int i, Outcome last) {
+  private static GpuTarget target(GpuLayout gpu, int i) {
     String at = "gpus[" + i + "]";
     if (gpu.gpu() == null) {
       throw RestProblem.unprocessable(at + " has no \"gpu\" (the GPU's index)");
     }
     int index = gpu.gpu();
-    ObservedNode observed = last.observed();
-    if (index < 0 || observed.gpus().stream().noneMatch(g -> g.index().value() == index)) {
-      GpuResult unobserved = index < 0 ? null : last.results().get(new GpuIndex(index));
-      if (unobserved != null) {
-        // the GPU exists but its model is unknown, so the layout cannot be checked: the node's
-        // condition, not the caller's mistake
-        throw new RestProblem(
-            HttpStatus.SERVICE_UNAVAILABLE,
-            "GPU "
-                + index
-                + " could not be observed by the last reconcile ("
-                + unobserved.reason()
-                + "); a layout for it can be checked once NVML answers for it");
-      }
+    if (index < 0) {
       throw RestProblem.unprocessable(
-          "GPU index "
-              + index
-              + " is out of range: this node has GPUs "
-              + observed.gpus().stream()
-                  .map(g -> Integer.toString(g.index().value()))
-                  .collect(Collectors.joining(", ")));
+          "GPU index " + index + " is out of range: GPU indices start at 0");
     }
     boolean migEnabled = gpu.migEnabled() != null ? gpu.migEnabled() : gpu.migDevices() != null;
     var gpuIndex = new GpuIndex(index);
@@ -371,69 +343,42 @@ final class LayoutRequests {
   }
 
   /**
-   * Refuses (422) an intent that cannot exist on some GPU it selects, naming the GPU and profile
-   * and what would fit: decided by the planner over the GPUs as last observed, with no NVML call.
+   * Refuses an intent the loop could not apply, from the decisions the reconciler made for it (the
+   * same decision path as the loop's, so the planner runs once per GPU for both the check and the
+   * answer): 422 when it is infeasible on some GPU it selects, naming the GPU and profile and what
+   * would fit; 503 when an explicit layout names a GPU NVML failed on, naming the NVML call and
+   * code. A named config that may select such a GPU is accepted: the loop applies it to the others.
    */
-  void checkFeasible(Desired.Intent intent, ObservedNode observed) {
+  static void requireApplicable(Desired.Intent intent, Map<GpuIndex, Decision> decisions) {
     var problems = new ArrayList<String>();
-    targets(intent, observed)
-        .forEach(
-            (gpu, target) ->
-                infeasibility(target, observedGpu(observed, gpu)).ifPresent(problems::add));
+    decisions.forEach(
+        (gpu, decision) -> {
+          switch (decision) {
+            case Decision.Infeasible(var reason) -> problems.add(reason);
+            case Decision.Failed(var _, var reason) when names(intent, gpu) ->
+                throw new RestProblem(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    "GPU "
+                        + gpu
+                        + " could not be observed or decided ("
+                        + reason
+                        + "); a layout for it can be checked once NVML answers for it");
+            case Decision.Failed _,
+                Decision.InSync _,
+                Decision.Change _,
+                Decision.Blocked _,
+                Decision.Unmanaged _ -> {}
+          }
+        });
     if (!problems.isEmpty()) {
       throw RestProblem.unprocessable(String.join("; ", problems));
     }
   }
 
-  /** What the intent asks of each GPU it selects on the node as observed. */
-  SequencedMap<GpuIndex, GpuTarget> targets(Desired.Intent intent, ObservedNode observed) {
-    var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
-    switch (intent) {
-      case Desired.Intent.Nothing() -> {}
-      case Desired.Intent.NamedConfig(var name) -> {
-        Optional<MigConfig> config = configs.config(name);
-        config.ifPresent(c -> targets.putAll(TargetResolver.resolve(c, observed)));
-      }
-      case Desired.Intent.Layout(var gpus) -> gpus.forEach(t -> targets.put(t.gpu(), t));
-    }
-    return targets;
-  }
-
-  /** Why {@code target} cannot exist on {@code gpu}, empty when it can. */
-  Optional<String> infeasibility(GpuTarget target, ObservedGpu gpu) {
-    return decide(target, gpu, Usage.NONE)
-        .flatMap(
-            decision ->
-                decision instanceof Decision.Infeasible(var reason)
-                    ? Optional.of(reason)
-                    : Optional.empty());
-  }
-
-  /**
-   * The planner's decision from the catalogue alone (no NVML); empty for a GPU model the catalogue
-   * lacks that should run without MIG, which only the reconciler decides.
-   */
-  Optional<Decision> decide(GpuTarget target, ObservedGpu gpu, Usage usage) {
-    Optional<GpuModel> model = catalog.byPciDeviceId(gpu.pci().deviceId());
-    if (target.migEnabled() && (!gpu.migCapable() || model.isEmpty())) {
-      return Optional.of(
-          new Decision.Infeasible(
-              "GPU "
-                  + gpu.index()
-                  + " ("
-                  + gpu.name()
-                  + ") has no MIG migd knows of; give it \"migEnabled\": false, with \"timeSlicing\""
-                  + " for replicas"));
-    }
-    return model.map(m -> Planner.decide(target, gpu, usage, m));
-  }
-
-  private static ObservedGpu observedGpu(ObservedNode observed, GpuIndex gpu) {
-    return observed.gpus().stream()
-        .filter(g -> g.index().equals(gpu))
-        .findFirst()
-        .orElseThrow(
-            () -> RestProblem.unprocessable("GPU " + gpu + " does not exist on this node"));
+  /** Whether the intent is an explicit layout for {@code gpu}. */
+  private static boolean names(Desired.Intent intent, GpuIndex gpu) {
+    return intent instanceof Desired.Intent.Layout(var targets)
+        && targets.stream().anyMatch(t -> t.gpu().equals(gpu));
   }
 
   /** The text as a client may see it again: control characters escaped, at most 100 of them. */

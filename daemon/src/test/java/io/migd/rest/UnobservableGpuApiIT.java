@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.migd.cli.MigdProcess;
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,7 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A GPU NVML cannot observe (every {@code nvmlDeviceGetMigMode} on GPU 1 answers {@code
  * GPU_IS_LOST}) is one entry with its error in the read calls; the other GPUs are answered in full,
- * and a dry run still plans them.
+ * and a dry run still plans them. An NVML that cannot even list the GPUs makes a layout {@code 503}
+ * naming the call, never {@code 422} "out of range".
  */
 class UnobservableGpuApiIT {
   private static final Duration PATIENCE = Duration.ofSeconds(90);
@@ -31,18 +33,13 @@ class UnobservableGpuApiIT {
 
   @Test
   void oneLostGpuLeavesTheOthersInEveryReadCall() throws Exception {
-    int port;
-    try (var socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    var migd =
-        MigdProcess.on(nodeDir)
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
-            .withEnvironment("MIGD_KUBELET_ENABLED", "false")
-            .withEnvironment("MIGD_CONFIG", "all-balanced")
-            .withEnvironment("NVML_SIM_FAULTS", "nvmlDeviceGetMigMode@1=NVML_ERROR_GPU_IS_LOST");
+    int port = freePort();
     String base = "http://127.0.0.1:" + port;
-    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,A100-SXM4-40GB,T4")) {
+    try (var daemon =
+        serve(
+            port,
+            "nvmlDeviceGetMigMode@1=NVML_ERROR_GPU_IS_LOST",
+            "--simulate=A100-SXM4-40GB,A100-SXM4-40GB,T4")) {
       await()
           .atMost(PATIENCE)
           .ignoreExceptions()
@@ -74,26 +71,16 @@ class UnobservableGpuApiIT {
       assertThat(layout.path("decisions").get(1).path("decision").asString()).isEqualTo("failed");
 
       HttpResponse<String> dryRun =
-          http.send(
-              HttpRequest.newBuilder(URI.create(base + "/api/v1/layout?dryRun=true"))
-                  .header("Content-Type", "application/json")
-                  .PUT(
-                      HttpRequest.BodyPublishers.ofString(
-                          "{\"gpus\":[{\"gpu\":0,\"migEnabled\":true,\"migDevices\":{\"3g.20gb\":2}}]}"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+          put(
+              base + "/api/v1/layout?dryRun=true",
+              "{\"gpus\":[{\"gpu\":0,\"migEnabled\":true,\"migDevices\":{\"3g.20gb\":2}}]}");
       assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
       assertThat(dryRun.body()).contains("\"decision\":\"change\"");
 
       HttpResponse<String> forTheLostGpu =
-          http.send(
-              HttpRequest.newBuilder(URI.create(base + "/api/v1/layout"))
-                  .header("Content-Type", "application/json")
-                  .PUT(
-                      HttpRequest.BodyPublishers.ofString(
-                          "{\"gpus\":[{\"gpu\":1,\"migEnabled\":true,\"migDevices\":{\"3g.20gb\":2}}]}"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+          put(
+              base + "/api/v1/layout",
+              "{\"gpus\":[{\"gpu\":1,\"migEnabled\":true,\"migDevices\":{\"3g.20gb\":2}}]}");
       assertThat(forTheLostGpu.statusCode()).as(forTheLostGpu.body()).isEqualTo(503);
       assertThat(forTheLostGpu.body())
           .contains("GPU 1 could not be observed")
@@ -101,6 +88,60 @@ class UnobservableGpuApiIT {
           .doesNotContain("out of range");
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
+  }
+
+  @Test
+  void anExplicitLayoutWhileNvmlCannotListTheGpusIs503NamingTheReason() throws Exception {
+    int port = freePort();
+    String base = "http://127.0.0.1:" + port;
+    try (var daemon =
+        serve(port, "nvmlDeviceGetCount_v2=NVML_ERROR_UNKNOWN", "--simulate=A100-SXM4-40GB,T4")) {
+      JsonNode layout =
+          await()
+              .atMost(PATIENCE)
+              .ignoreExceptions()
+              .until(
+                  () -> JSON.readTree(get(base + "/api/v1/layout").body()),
+                  l -> l.path("outcome").path("state").asString().equals("failed"));
+      assertThat(layout.path("outcome").path("reason").asString())
+          .contains("nvmlDeviceGetCount_v2");
+
+      HttpResponse<String> explicit =
+          put(base + "/api/v1/layout", "{\"gpus\":[{\"gpu\":0,\"migDevices\":{\"3g.20gb\":2}}]}");
+
+      assertThat(explicit.statusCode()).as(explicit.body()).isEqualTo(503);
+      assertThat(JSON.readTree(explicit.body()).path("detail").asString())
+          .contains("nvmlDeviceGetCount_v2")
+          .contains("NVML_ERROR_UNKNOWN")
+          .doesNotContain("out of range");
+      assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
+    }
+  }
+
+  /** {@code migd serve} on the simulated GPUs, with these faults; kubelet off, all-balanced. */
+  private MigdProcess.Running serve(int port, String faults, String simulate) {
+    return MigdProcess.on(nodeDir)
+        .withEnvironment("SERVER_PORT", Integer.toString(port))
+        .withEnvironment("MIGD_KUBELET_ENABLED", "false")
+        .withEnvironment("MIGD_CONFIG", "all-balanced")
+        .withEnvironment("NVML_SIM_FAULTS", faults)
+        .start("serve", simulate);
+  }
+
+  private static int freePort() throws IOException {
+    try (var socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private HttpResponse<String> put(String url, String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url))
+            .header("Content-Type", "application/json")
+            .timeout(Duration.ofSeconds(30))
+            .PUT(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> get(String url) throws Exception {

@@ -1,0 +1,162 @@
+package io.migd.reconcile;
+
+import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
+import io.migd.layout.ModelSource;
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.ObservedNode;
+import io.migd.layout.TargetResolver;
+import io.migd.layout.Usage;
+import io.migd.nvml.NvmlException;
+import io.migd.plan.Decision;
+import io.migd.plan.Planner;
+import io.migd.profiles.ComputeCapability;
+import io.migd.profiles.GpuModel;
+import io.migd.profiles.MigConfig;
+import io.migd.reconcile.Reconciler.Resolution;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.SequencedMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
+
+/**
+ * migd's one decision path: what an intent means for each GPU of the node as observed (its target,
+ * or why it can have none), and the planner's decision for it, with the GPU's profiles from NVML
+ * first and the built-in catalogue as fallback ({@link ModelSource}, DESIGN section 2). The
+ * reconcile loop, {@code PUT /api/v1/layout} (its check and its answer), dry runs, {@code GET
+ * /api/v1/configs} and {@code migd plan} all decide here, through the {@link Reconciler}.
+ */
+final class NodeDecider {
+  private final ConfigLookup configs;
+  private final ModelSource models;
+  private final LongAdder plannerRuns = new LongAdder();
+
+  NodeDecider(ConfigLookup configs, ModelSource models) {
+    this.configs = configs;
+    this.models = models;
+  }
+
+  /** How often the planner ran since this decider was made. */
+  long plannerRuns() {
+    return plannerRuns.sum();
+  }
+
+  /** Resolves the intent against what was observed: a target, or why there can be none, per GPU. */
+  SequencedMap<GpuIndex, Resolution> resolve(Desired desired, ObservedNode observed) {
+    var result = new LinkedHashMap<GpuIndex, Resolution>();
+    switch (desired.intent()) {
+      case Desired.Intent.Nothing() -> {}
+      case Desired.Intent.NamedConfig(var name) -> {
+        Optional<MigConfig> config = configs.config(name);
+        if (configs.problem().isPresent()) {
+          for (ObservedGpu gpu : observed.gpus()) {
+            result.put(
+                gpu.index(),
+                new Resolution.Unreachable(
+                    configs.problem().get()
+                        + "; fix the file and restart migd, which reads it at start"));
+          }
+        } else if (config.isEmpty()) {
+          for (ObservedGpu gpu : observed.gpus()) {
+            result.put(
+                gpu.index(),
+                new Resolution.Unreachable(
+                    "the config \""
+                        + name
+                        + "\" is not in the config file; set nvidia.com/mig.config (or"
+                        + " migd.config) to a config the file has"));
+          }
+        } else {
+          TargetResolver.resolve(config.get(), observed)
+              .forEach((gpu, target) -> result.put(gpu, new Resolution.Target(target)));
+        }
+      }
+      case Desired.Intent.Layout(var gpus) -> {
+        for (GpuTarget target : gpus) {
+          boolean exists = observed.gpus().stream().anyMatch(g -> g.index().equals(target.gpu()));
+          result.put(
+              target.gpu(),
+              exists
+                  ? new Resolution.Target(target)
+                  : new Resolution.Unreachable(outOfRange(target.gpu(), observed)));
+        }
+      }
+    }
+    for (ObservedGpu gpu : observed.gpus()) {
+      String recorded = desired.gpuUuids().get(gpu.index().value());
+      if (result.containsKey(gpu.index()) && recorded != null && !recorded.equals(gpu.uuid())) {
+        result.put(
+            gpu.index(),
+            new Resolution.Unreachable(
+                "GPU "
+                    + gpu.index()
+                    + " is "
+                    + gpu.uuid()
+                    + " now, but the intent was made for "
+                    + recorded
+                    + "; migd does not reshape a GPU it was not asked about"));
+      }
+    }
+    return result;
+  }
+
+  /** The reason a layout for a GPU the node lacks cannot apply, naming the GPUs it has. */
+  private static String outOfRange(GpuIndex gpu, ObservedNode observed) {
+    return "GPU index "
+        + gpu
+        + " is out of range: this node has GPUs "
+        + observed.gpus().stream().map(g -> g.index().toString()).collect(Collectors.joining(", "));
+  }
+
+  /**
+   * What one GPU needs, without changing anything: the planner's decision over the GPU's model as
+   * NVML reports it (the catalogue's when NVML does not answer).
+   *
+   * @throws NvmlException when NVML fails while the GPU's profiles are read
+   */
+  Decision decide(Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
+    return switch (resolution) {
+      case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
+      case Resolution.Target(var target) -> {
+        ObservedGpu now = gpuOf(observed, gpu);
+        Optional<GpuModel> model = models.modelOf(now);
+        if (model.isEmpty() && target.migEnabled()) {
+          yield new Decision.Infeasible(
+              "GPU "
+                  + gpu
+                  + " ("
+                  + now.name()
+                  + ", PCI id "
+                  + now.pci().deviceIdHex()
+                  + ") is not a model migd knows");
+        }
+        plannerRuns.increment();
+        yield Planner.decide(target, now, usage, model.orElseGet(() -> nonMigModel(now)));
+      }
+    };
+  }
+
+  /** A catalogue entry for a GPU migd does not know, enough to plan "MIG off". */
+  private static GpuModel nonMigModel(ObservedGpu gpu) {
+    return new GpuModel(
+        gpu.name(),
+        gpu.name(),
+        gpu.pci().deviceId(),
+        -1,
+        new ComputeCapability(0, 0),
+        Math.max(1, gpu.memoryMiB()),
+        1,
+        false,
+        0,
+        List.of());
+  }
+
+  private static ObservedGpu gpuOf(ObservedNode node, GpuIndex gpu) {
+    return node.gpus().stream()
+        .filter(g -> g.index().equals(gpu))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("GPU " + gpu + " vanished"));
+  }
+}
