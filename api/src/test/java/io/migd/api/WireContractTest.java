@@ -11,6 +11,7 @@ import io.grpc.MethodDescriptor.MethodType;
 import io.grpc.protobuf.ProtoMethodDescriptorSupplier;
 import io.migd.api.deviceplugin.v1beta1.DevicePluginGrpc;
 import io.migd.api.deviceplugin.v1beta1.RegistrationGrpc;
+import io.migd.api.dra.health.v1alpha1.DRAResourceHealthGrpc;
 import io.migd.api.podresources.v1.PodResourcesListerGrpc;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -32,13 +33,21 @@ class WireContractTest {
   private static final List<FileDescriptor> PROTOS =
       List.of(
           io.migd.api.deviceplugin.v1beta1.Api.getDescriptor(),
-          io.migd.api.podresources.v1.Api.getDescriptor());
+          io.migd.api.podresources.v1.Api.getDescriptor(),
+          io.migd.api.dra.v1.Api.getDescriptor(),
+          io.migd.api.dra.v1beta1.Api.getDescriptor(),
+          io.migd.api.dra.registration.Api.getDescriptor(),
+          io.migd.api.dra.health.v1alpha1.Api.getDescriptor());
 
   private static final List<io.grpc.ServiceDescriptor> SERVICES =
       List.of(
           RegistrationGrpc.getServiceDescriptor(),
           DevicePluginGrpc.getServiceDescriptor(),
-          PodResourcesListerGrpc.getServiceDescriptor());
+          PodResourcesListerGrpc.getServiceDescriptor(),
+          io.migd.api.dra.v1.DRAPluginGrpc.getServiceDescriptor(),
+          io.migd.api.dra.v1beta1.DRAPluginGrpc.getServiceDescriptor(),
+          io.migd.api.dra.registration.RegistrationGrpc.getServiceDescriptor(),
+          DRAResourceHealthGrpc.getServiceDescriptor());
 
   @Test
   void everyMessageHasTheKubeletsFieldNumbersNamesAndTypes() throws IOException {
@@ -64,24 +73,58 @@ class WireContractTest {
   }
 
   @Test
+  void everyEnumHasTheKubeletsValueNumbersAndNames() throws IOException {
+    var generated =
+        PROTOS.stream()
+            .flatMap(file -> file.getEnumTypes().stream())
+            .flatMap(
+                type ->
+                    type.getValues().stream()
+                        .map(
+                            value ->
+                                row(
+                                    "value",
+                                    type.getFullName(),
+                                    String.valueOf(value.getNumber()),
+                                    value.getName())))
+            .toList();
+
+    assertThat(generated).containsExactlyInAnyOrderElementsOf(tableRows("value"));
+  }
+
+  @Test
   void servicesAreNamedAsTheKubeletCallsThem() {
     assertThat(RegistrationGrpc.SERVICE_NAME).isEqualTo("v1beta1.Registration");
     assertThat(DevicePluginGrpc.SERVICE_NAME).isEqualTo("v1beta1.DevicePlugin");
     assertThat(PodResourcesListerGrpc.SERVICE_NAME).isEqualTo("v1.PodResourcesLister");
+    assertThat(io.migd.api.dra.v1.DRAPluginGrpc.SERVICE_NAME)
+        .isEqualTo("k8s.io.kubelet.pkg.apis.dra.v1.DRAPlugin");
+    assertThat(io.migd.api.dra.v1beta1.DRAPluginGrpc.SERVICE_NAME)
+        .isEqualTo("k8s.io.kubelet.pkg.apis.dra.v1beta1.DRAPlugin");
+    assertThat(io.migd.api.dra.registration.RegistrationGrpc.SERVICE_NAME)
+        .isEqualTo("pluginregistration.Registration");
+    assertThat(DRAResourceHealthGrpc.SERVICE_NAME).isEqualTo("v1alpha1.DRAResourceHealth");
     assertThat(PROTOS.stream().flatMap(file -> file.getServices().stream()))
         .extracting(ServiceDescriptor::getFullName)
         .containsExactlyInAnyOrder(
-            "v1beta1.Registration", "v1beta1.DevicePlugin", "v1.PodResourcesLister");
+            "v1beta1.Registration",
+            "v1beta1.DevicePlugin",
+            "v1.PodResourcesLister",
+            "k8s.io.kubelet.pkg.apis.dra.v1.DRAPlugin",
+            "k8s.io.kubelet.pkg.apis.dra.v1beta1.DRAPlugin",
+            "pluginregistration.Registration",
+            "v1alpha1.DRAResourceHealth");
   }
 
   @Test
-  void listAndWatchIsTheOnlyStreamingCall() {
+  void listAndWatchAndNodeWatchResourcesAreTheOnlyStreamingCalls() {
     assertThat(DevicePluginGrpc.getListAndWatchMethod().getType())
         .isEqualTo(MethodType.SERVER_STREAMING);
     assertThat(SERVICES.stream().flatMap(service -> service.getMethods().stream()))
         .filteredOn(method -> method.getType() != MethodType.UNARY)
         .extracting(io.grpc.MethodDescriptor::getFullMethodName)
-        .containsExactly("v1beta1.DevicePlugin/ListAndWatch");
+        .containsExactlyInAnyOrder(
+            "v1beta1.DevicePlugin/ListAndWatch", "v1alpha1.DRAResourceHealth/NodeWatchResources");
   }
 
   private static Stream<String> messageRows(Descriptor message) {
@@ -125,9 +168,11 @@ class WireContractTest {
           + ">";
     }
     var base =
-        field.getType() == FieldDescriptor.Type.MESSAGE
-            ? field.getMessageType().getFullName()
-            : field.getType().name().toLowerCase(Locale.ROOT);
+        switch (field.getType()) {
+          case MESSAGE -> field.getMessageType().getFullName();
+          case ENUM -> field.getEnumType().getFullName();
+          default -> field.getType().name().toLowerCase(Locale.ROOT);
+        };
     if (field.isRepeated()) {
       return "repeated " + base;
     }

@@ -7,8 +7,6 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
 import io.migd.devices.AllocationListener;
 import io.migd.devices.Inventory;
 import io.migd.devices.ResourceNames;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -164,23 +162,9 @@ public final class DevicePlugins implements AutoCloseable {
     }
 
     void stop() {
-      if (server == null) {
-        return;
-      }
-      try {
-        // Netty deletes the socket file when the server's channel closes: wait for it, or the
-        // old server would delete the file of the one that replaces it
-        server.shutdownNow().awaitTermination(STOP_SECONDS, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } finally {
-        server = null;
-      }
-      try {
-        Files.deleteIfExists(socket);
-      } catch (IOException e) {
-        log.warn("cannot delete socket={}: {}", socket, e.toString());
-      }
+      var stopping = server;
+      server = null;
+      UnixSockets.stop(stopping, socket);
     }
   }
 }

@@ -1,0 +1,28 @@
+package io.migd.dra;
+
+import java.util.List;
+import java.util.Objects;
+
+/** What became of one claim of a prepare call. */
+public sealed interface PrepareResult {
+  ClaimRef claim();
+
+  /** The claim is prepared; the kubelet hands these devices to its containers. */
+  record Prepared(ClaimRef claim, List<PreparedDevice> devices) implements PrepareResult {
+    public Prepared {
+      Objects.requireNonNull(claim);
+      devices = List.copyOf(devices);
+    }
+  }
+
+  /** The claim is not prepared; the kubelet shows {@code error} on the pod and retries. */
+  record Failed(ClaimRef claim, String error) implements PrepareResult {
+    public Failed {
+      Objects.requireNonNull(claim);
+      // an empty error means success on the wire
+      if (error == null || error.isBlank()) {
+        error = "preparing claim " + claim.label() + " failed without a reason";
+      }
+    }
+  }
+}
