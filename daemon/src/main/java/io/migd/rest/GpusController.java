@@ -25,8 +25,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/v1/gpus} and {@code GET /api/v1/configs}: the GPUs as NVML shows them at the time
- * of the call, and what each config of the config file would make of them.
+ * {@code GET /api/v1/gpus} and {@code GET /api/v1/configs}: the GPUs as the node snapshot has them
+ * (the last reconcile's observation, with the processes read at the time of the call), and what
+ * each config of the config file would make of them. A GPU reset that holds NVML longer than {@code
+ * migd.nvml.reset-wait} is answered {@code 503} naming the reset.
  */
 @RestController
 @RequestMapping(value = "/api/v1", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -58,8 +60,7 @@ class GpusController {
               + " pods or processes holding them, and the time-sliced replicas.")
   @GetMapping("/gpus")
   List<GpuStatus> gpus() {
-    RestNode.Observation observation = node.observeEach();
-    ObservedNode observed = observation.answered();
+    ObservedNode observed = node.snapshot().withLiveProcesses(node.snapshot().latest());
     Usage usage = node.usage().usage(observed);
     var resolved = reconciler.resolve(intents.current(), observed);
     var result = new ArrayList<GpuStatus>();
@@ -70,8 +71,8 @@ class GpusController {
               : 1;
       result.add(RestViews.gpu(gpu, usage, replicas));
     }
-    observation
-        .failed()
+    observed
+        .unobserved()
         .forEach((gpu, e) -> result.add(GpuStatus.unobservable(gpu.value(), e.getMessage())));
     result.sort(java.util.Comparator.comparingInt(GpuStatus::index));
     return result;
@@ -81,8 +82,7 @@ class GpusController {
       summary = "The named configs of the config file and what each resolves to on this node")
   @GetMapping("/configs")
   List<ConfigStatus> configs() {
-    RestNode.Observation observation = node.observeEach();
-    ObservedNode observed = observation.answered();
+    ObservedNode observed = node.snapshot().latest();
     Usage usage = node.usage().usage(observed);
     var result = new ArrayList<ConfigStatus>();
     for (MigConfig config : file.configs()) {
@@ -99,8 +99,8 @@ class GpusController {
             .decide(target, gpu, usage)
             .ifPresent(d -> decisions.add(RestViews.decision(index, d)));
       }
-      observation
-          .failed()
+      observed
+          .unobserved()
           .forEach(
               (gpu, e) ->
                   decisions.add(

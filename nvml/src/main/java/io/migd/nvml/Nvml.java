@@ -27,6 +27,14 @@ public interface Nvml extends AutoCloseable {
   <T> T inSequence(java.util.function.Supplier<T> calls);
 
   /**
+   * As {@link #inSequence(java.util.function.Supplier)}, for readers that must not block behind a
+   * GPU reset: when NVML is released (or a release waits for the calls in flight), this waits at
+   * most {@code maxWait} for it to end, then throws {@link NvmlReleasedException} without running
+   * {@code calls}. Once the sequence has begun, nothing releases NVML until it ends.
+   */
+  <T> T inSequence(Duration maxWait, java.util.function.Supplier<T> calls);
+
+  /**
    * Shuts NVML down, runs {@code action} (a GPU reset that needs no NVML client open on the GPU),
    * and initialises NVML again, with no call of this session in between: calls and sequences in
    * flight on other threads end first, and new ones wait until NVML is back and the {@link

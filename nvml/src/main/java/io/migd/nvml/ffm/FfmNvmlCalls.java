@@ -8,6 +8,7 @@ import io.migd.nvml.InstancePlacement;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.NvmlException;
+import io.migd.nvml.NvmlReleasedException;
 import io.migd.nvml.NvmlReturn;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -99,6 +101,25 @@ abstract class FfmNvmlCalls implements Nvml {
   @Override
   public <T> T inSequence(Supplier<T> body) {
     return shared(body::get, false);
+  }
+
+  @Override
+  public <T> T inSequence(Duration maxWait, Supplier<T> body) {
+    Lock shared = session.readLock();
+    try {
+      // a thread already in a sequence holds the shared side: taking it again never waits
+      if (!shared.tryLock(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
+        throw new NvmlReleasedException(maxWait);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for NVML", e);
+    }
+    try {
+      return shared(body::get, false);
+    } finally {
+      shared.unlock();
+    }
   }
 
   @Override
