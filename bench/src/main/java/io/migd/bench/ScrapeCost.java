@@ -15,21 +15,25 @@ import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuReset;
+import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.RebootPolicy;
 import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.ResetsInProgress;
 import io.migd.sim.SimulatedNvml;
 import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 
 /**
  * What one Prometheus scrape of {@code migd serve} costs on a full node: 8 {@code H100-SXM5-80GB}
  * in {@code all-1g.10gb} (56 slices), the metrics wired as the daemon wires them (NVML calls
- * counted, reconcile metrics, the NVML series read at scrape time), {@code scrape()} of the
- * Prometheus registry timed N times after a warm-up. NVML time (inside the calls, which run on the
- * scraping thread behind the session gate) and migd's own time (the rest: building the series, the
- * text format) are reported apart.
+ * counted, reconcile metrics, the node snapshot filled by the reconcile's outcome and the live
+ * values read at scrape time), {@code scrape()} of the Prometheus registry timed N times after a
+ * warm-up. NVML time (inside the calls, which run on the scraping thread behind the session gate)
+ * and migd's own time (the rest: building the series, the text format) are reported apart.
  *
  * <p>Arguments: scrapes (default 2000), warm-up scrapes (default 500).
  */
@@ -59,9 +63,14 @@ public final class ScrapeCost {
       throw new IllegalStateException("all-1g.10gb did not apply: " + outcome.reason());
     }
     reconcileMetrics.reconciled(desired, outcome);
-    registry
-        .getPrometheusRegistry()
-        .register(new NodeCollector(nvml, catalog, () -> Inventory.EMPTY));
+    var snapshot =
+        new NodeSnapshot(
+            reconciler.observer(),
+            nvml,
+            new ResetsInProgress(Clock.systemUTC()),
+            Duration.ofSeconds(5));
+    snapshot.reconciled(desired, outcome);
+    registry.getPrometheusRegistry().register(new NodeCollector(snapshot, () -> Inventory.EMPTY));
 
     String text = registry.scrape();
     long slices = text.lines().filter(l -> l.startsWith("migd_slice_info{")).count();

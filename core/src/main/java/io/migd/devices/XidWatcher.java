@@ -10,6 +10,7 @@ import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.ProcessInfo;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,6 +37,23 @@ public final class XidWatcher implements AutoCloseable {
   public interface Sink {
     /** An XID happened. */
     void xid(Xid xid);
+
+    /**
+     * Every sink in order, each on its own: one that throws is logged and the next is still told.
+     */
+    static Sink all(List<Sink> sinks) {
+      List<Sink> each = List.copyOf(sinks);
+      return xid -> {
+        for (Sink sink : each) {
+          try {
+            sink.xid(xid);
+          } catch (RuntimeException e) {
+            log.error(
+                "XID {} on GPU {} could not be handled by {}", xid.code(), xid.gpu(), sink, e);
+          }
+        }
+      };
+    }
   }
 
   private final Nvml nvml;

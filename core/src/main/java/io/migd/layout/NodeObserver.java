@@ -12,10 +12,15 @@ import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.Placement;
 import io.migd.profiles.ProfileName;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SequencedMap;
+import java.util.TreeMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +72,57 @@ public final class NodeObserver {
       gpus.add(observeOne(new GpuIndex(i)));
     }
     return new ObservedNode(gpus);
+  }
+
+  /**
+   * Runs one task per GPU and answers each GPU's result in the order given: the reconciler runs
+   * them in parallel, {@link #ONE_BY_ONE} one after another on the caller's thread.
+   */
+  public interface PerGpu {
+    /** Each GPU's result; a task that throws fails the whole. */
+    <R> SequencedMap<GpuIndex, R> each(Collection<GpuIndex> gpus, Function<GpuIndex, R> task);
+  }
+
+  /** Every GPU on the caller's thread, in order. */
+  public static final PerGpu ONE_BY_ONE =
+      new PerGpu() {
+        @Override
+        public <R> SequencedMap<GpuIndex, R> each(
+            Collection<GpuIndex> gpus, Function<GpuIndex, R> task) {
+          var results = new LinkedHashMap<GpuIndex, R>();
+          gpus.forEach(gpu -> results.put(gpu, task.apply(gpu)));
+          return results;
+        }
+      };
+
+  /**
+   * Observes every GPU on its own ({@code perGpu} says on which threads) and keeps each error: a
+   * GPU NVML fails on is in {@link ObservedNode#unobserved()} with the call and code, and the
+   * others are observed as usual. Throws only when NVML cannot even count the GPUs.
+   */
+  public ObservedNode observeEach(PerGpu perGpu) {
+    record Seen(ObservedGpu gpu, NvmlException error) {}
+    var seen = new ArrayList<ObservedGpu>();
+    var unseen = new TreeMap<GpuIndex, NvmlException>();
+    perGpu
+        .each(
+            gpus(),
+            gpu -> {
+              try {
+                return new Seen(observe(gpu), null);
+              } catch (NvmlException e) {
+                return new Seen(null, e);
+              }
+            })
+        .forEach(
+            (gpu, result) -> {
+              if (result.error() == null) {
+                seen.add(result.gpu());
+              } else {
+                unseen.put(gpu, result.error());
+              }
+            });
+    return new ObservedNode(seen, unseen);
   }
 
   /** Observes one GPU; throws {@link NvmlException} naming the call that failed. */

@@ -29,4 +29,10 @@ public record ObservedGpu(
     gpuInstances = List.copyOf(gpuInstances);
     processes = List.copyOf(processes);
   }
+
+  /** This GPU with the processes read now in place of those observed. */
+  public ObservedGpu withProcesses(List<ProcessInfo> now) {
+    return new ObservedGpu(
+        index, uuid, name, pci, memoryMiB, migCapable, migMode, gpuInstances, now);
+  }
 }

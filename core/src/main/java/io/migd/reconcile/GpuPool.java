@@ -1,6 +1,7 @@
 package io.migd.reconcile;
 
 import io.migd.layout.GpuIndex;
+import io.migd.layout.NodeObserver;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -18,7 +19,7 @@ import org.slf4j.MDC;
  * one after another in that order. Platform threads, because an NVML call pins a virtual thread to
  * its carrier for the call's whole duration.
  */
-final class GpuPool {
+final class GpuPool implements NodeObserver.PerGpu {
   private final int parallelism;
 
   GpuPool(int parallelism) {
@@ -37,7 +38,8 @@ final class GpuPool {
    * The task's result for each GPU. A task that throws does not stop the others; once all have
    * ended, the first GPU's exception (in the order given) is thrown.
    */
-  <R> SequencedMap<GpuIndex, R> each(Collection<GpuIndex> gpus, Function<GpuIndex, R> task) {
+  @Override
+  public <R> SequencedMap<GpuIndex, R> each(Collection<GpuIndex> gpus, Function<GpuIndex, R> task) {
     var results = new ConcurrentHashMap<GpuIndex, R>();
     var failures = new ConcurrentHashMap<GpuIndex, Throwable>();
     var permits = new Semaphore(parallelism == 0 ? Math.max(1, gpus.size()) : parallelism, true);

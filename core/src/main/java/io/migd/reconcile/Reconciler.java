@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.SequencedSet;
@@ -134,6 +133,11 @@ public final class Reconciler {
         Clock.systemUTC());
   }
 
+  /** The observer of this reconciler: the node's one, which {@link NodeSnapshot} shares. */
+  public NodeObserver observer() {
+    return observer;
+  }
+
   /** The usage NVML's compute processes show, named by NVML. */
   public static UsageSource processUsage(Nvml nvml) {
     return new ProcessUsage(nvml::processName);
@@ -179,18 +183,17 @@ public final class Reconciler {
    * @throws NvmlException when NVML cannot even list the GPUs
    */
   public List<NodePlan> plan(List<Desired> intents) {
-    Observation observation = observeEach();
-    Usage usage = usageSource.usage(observation.node());
+    ObservedNode observed = observer.observeEach(pool);
+    Usage usage = usageSource.usage(observed);
     var plans = new ArrayList<NodePlan>();
     for (Desired desired : intents) {
-      var resolutions = resolve(desired, observation.node());
+      var resolutions = resolve(desired, observed);
       var decisions =
           pool.each(
-              observation.andResolved(resolutions),
+              andResolved(observed, resolutions),
               gpu ->
-                  unplanned(desired, gpu, observation, resolutions.get(gpu))
-                      .orElseGet(
-                          () -> decide(gpu, resolutions.get(gpu), observation.node(), usage)));
+                  unplanned(desired, gpu, observed, resolutions.get(gpu))
+                      .orElseGet(() -> decide(gpu, resolutions.get(gpu), observed, usage)));
       var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
       resolutions.forEach(
           (gpu, resolution) -> {
@@ -217,22 +220,21 @@ public final class Reconciler {
    * only a failure to list the GPUs fails the node.
    */
   public Outcome reconcile(Desired desired) {
-    Observation observation;
+    ObservedNode observed;
     try {
-      observation = observeEach();
+      observed = observer.observeEach(pool);
     } catch (NvmlException e) {
       log.warn("cannot list the GPUs generation={} error=\"{}\"", desired.generation(), e);
       return Outcome.failed(
           desired.generation(), "listing the GPUs failed: " + e.getMessage(), clock.instant());
     }
-    ObservedNode observed = observation.node();
     SequencedMap<GpuIndex, Resolution> resolutions = resolve(desired, observed);
     Usage usage = usageSource.usage(observed);
     SequencedMap<GpuIndex, GpuResult> results =
         pool.each(
-            observation.andResolved(resolutions),
+            andResolved(observed, resolutions),
             gpu ->
-                unplanned(desired, gpu, observation, resolutions.get(gpu))
+                unplanned(desired, gpu, observed, resolutions.get(gpu))
                     .map(GpuResult::of)
                     .orElseGet(
                         () -> reconcileGpu(desired, resolutions.get(gpu), gpu, observed, usage)));
@@ -245,21 +247,20 @@ public final class Reconciler {
                 result.state().wireName(),
                 desired.generation(),
                 result.reason()));
-    return new Outcome(desired.generation(), ended, after(observation, ended), clock.instant());
+    return new Outcome(desired.generation(), ended, after(observed, ended), clock.instant());
   }
 
   /**
    * The node as it is after the reconcile: GPUs whose result says nothing was done keep their first
-   * observation; the others are observed again (one NVML fails on is left out).
+   * observation; the others are observed again (one NVML fails on keeps the error, as one that
+   * could not be observed at first does).
    */
-  private ObservedNode after(Observation observation, SequencedMap<GpuIndex, GpuResult> results) {
-    var byIndex = new LinkedHashMap<GpuIndex, ObservedGpu>();
-    observation.node().gpus().forEach(gpu -> byIndex.put(gpu.index(), gpu));
+  private ObservedNode after(ObservedNode before, SequencedMap<GpuIndex, GpuResult> results) {
+    record Again(ObservedGpu gpu, NvmlException error) {}
     var again =
         pool.each(
-            byIndex.keySet(),
+            before.gpus().stream().map(ObservedGpu::index).toList(),
             gpu -> {
-              ObservedGpu before = byIndex.get(gpu);
               boolean untouched =
                   switch (results.get(gpu)) {
                     case GpuResult.InSync _, GpuResult.Unmanaged _, GpuResult.Infeasible _ -> true;
@@ -272,16 +273,21 @@ public final class Reconciler {
                         false;
                   };
               if (untouched) {
-                return before;
-              }
-              try {
-                return observer.observe(gpu);
-              } catch (NvmlException e) {
-                log.warn("gpu={} cannot be observed after its reconcile: {}", gpu, e.getMessage());
                 return null;
               }
+              try {
+                return new Again(observer.observe(gpu), null);
+              } catch (NvmlException e) {
+                log.warn("gpu={} cannot be observed after its reconcile: {}", gpu, e.getMessage());
+                return new Again(null, e);
+              }
             });
-    return new ObservedNode(new ArrayList<>(again.values()));
+    ObservedNode after = before;
+    for (var entry : again.entrySet()) {
+      Again one = entry.getValue();
+      after = one.error() == null ? after.with(one.gpu()) : after.with(entry.getKey(), one.error());
+    }
+    return after;
   }
 
   private GpuResult reconcileGpu(
@@ -293,48 +299,18 @@ public final class Reconciler {
     }
   }
 
-  /** Every GPU of the node observed one by one; those NVML failed on are kept with the error. */
-  private record Observation(
-      List<GpuIndex> indices, ObservedNode node, Map<GpuIndex, NvmlException> unseen) {
-    /** The node's GPUs, then any GPU the intent names that the node lacks, in that order. */
-    SequencedSet<GpuIndex> andResolved(SequencedMap<GpuIndex, Resolution> resolutions) {
-      var all = new LinkedHashSet<>(indices);
-      all.addAll(resolutions.keySet());
-      return all;
-    }
+  /** The node's GPUs, then any GPU the intent names that the node lacks, in that order. */
+  private static SequencedSet<GpuIndex> andResolved(
+      ObservedNode observed, SequencedMap<GpuIndex, Resolution> resolutions) {
+    var all = new LinkedHashSet<>(observed.indices());
+    all.addAll(resolutions.keySet());
+    return all;
   }
-
-  private Observation observeEach() {
-    List<GpuIndex> indices = observer.gpus();
-    var seen = new ArrayList<ObservedGpu>();
-    var unseen = new LinkedHashMap<GpuIndex, NvmlException>();
-    pool.each(
-            indices,
-            gpu -> {
-              try {
-                return new Seen(observer.observe(gpu), null);
-              } catch (NvmlException e) {
-                return new Seen(null, e);
-              }
-            })
-        .forEach(
-            (gpu, seenOrNot) -> {
-              if (seenOrNot.error() == null) {
-                seen.add(seenOrNot.gpu());
-              } else {
-                unseen.put(gpu, seenOrNot.error());
-              }
-            });
-    return new Observation(indices, new ObservedNode(seen), unseen);
-  }
-
-  /** One GPU's observation, or the NVML error that stopped it. */
-  private record Seen(ObservedGpu gpu, NvmlException error) {}
 
   /** The decision for a GPU that is not handed to the planner: unobserved, or not selected. */
   private static Optional<Decision> unplanned(
-      Desired desired, GpuIndex gpu, Observation observation, Resolution resolution) {
-    NvmlException unseen = observation.unseen().get(gpu);
+      Desired desired, GpuIndex gpu, ObservedNode observed, Resolution resolution) {
+    NvmlException unseen = observed.unobserved().get(gpu);
     if (unseen != null) {
       return Optional.of(
           mightSelect(desired, gpu)

@@ -13,11 +13,13 @@ import io.migd.kubelet.KubeletSurface;
 import io.migd.kubelet.PodResourcesClient;
 import io.migd.metrics.DeviceMetrics;
 import io.migd.mps.MpsPaths;
+import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.Reconciler;
 import io.migd.reconcile.UsageSource;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,9 +102,11 @@ class KubeletConfiguration {
   }
 
   @Bean(initMethod = "start", destroyMethod = "close")
-  XidWatcher xidWatcher(NvmlSession session, KubeletSurface surface) {
+  XidWatcher xidWatcher(NvmlSession session, KubeletSurface surface, NodeSnapshot snapshot) {
     return new XidWatcher(
-        session.nvml(), surface, new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30)));
+        session.nvml(),
+        XidWatcher.Sink.all(List.of(surface, xid -> snapshot.observeAgain(xid.gpu()))),
+        new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30)));
   }
 
   @Bean

@@ -6,7 +6,7 @@ import io.migd.kubelet.KubeletSurface;
 import io.migd.metrics.NodeCollector;
 import io.migd.metrics.NvmlCallCounter;
 import io.migd.metrics.ReconcileMetrics;
-import io.migd.profiles.GpuModelCatalog;
+import io.migd.reconcile.NodeSnapshot;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
@@ -28,13 +28,11 @@ class MetricsConfiguration {
   @Bean
   NodeCollector nodeCollector(
       PrometheusRegistry prometheus,
-      NvmlSession session,
-      GpuModelCatalog catalog,
+      NodeSnapshot snapshot,
       ObjectProvider<KubeletSurface> surface) {
     var collector =
         new NodeCollector(
-            session.nvml(),
-            catalog,
+            snapshot,
             () -> {
               KubeletSurface kubelet = surface.getIfAvailable();
               return kubelet == null ? Inventory.EMPTY : kubelet.current();

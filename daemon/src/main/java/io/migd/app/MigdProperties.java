@@ -198,9 +198,13 @@ public record MigdProperties(
   /**
    * @param library the NVML library to load: a path, or a name the dynamic linker finds
    * @param extractDir where the bundled simulated library is extracted; empty for a temp dir
+   * @param resetWait how long a reader (a scrape, a REST call) waits for a GPU reset before it
+   *     answers that the reset is in progress
    */
   public record Nvml(
-      @DefaultValue("libnvidia-ml.so.1") String library, @DefaultValue("") String extractDir) {}
+      @DefaultValue("libnvidia-ml.so.1") String library,
+      @DefaultValue("") String extractDir,
+      @DefaultValue("5s") Duration resetWait) {}
 
   /** Whether migd runs on simulated GPUs. */
   public boolean simulated() {

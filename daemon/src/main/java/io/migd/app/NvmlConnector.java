@@ -32,7 +32,7 @@ public final class NvmlConnector {
     NvmlLibrary.requireNativeAccess();
     if (!properties.simulated()) {
       Nvml nvml = init(NvmlLibrary.load(properties.nvml().library()), observer);
-      return new NvmlSession(nvml, new CommandReset(properties.resetCommand(), nvml));
+      return NvmlSession.of(nvml, new CommandReset(properties.resetCommand(), nvml));
     }
     SimulatedNvml sim = extract(properties);
     var result = sim.control("init", "--gpus", properties.simulate(), "--keep");
@@ -46,7 +46,7 @@ public final class NvmlConnector {
         sim.libraryPath(),
         System.getenv().getOrDefault("NVML_SIM_STATE", "in memory"));
     Nvml nvml = init(NvmlLibrary.load(sim.libraryPath().toString()), observer);
-    return new NvmlSession(
+    return NvmlSession.of(
         nvml,
         gpu -> {
           // as nvidia-smi -r would: no NVML call of migd's runs on any GPU while the GPU resets

@@ -1,8 +1,7 @@
 package io.migd.app;
 
 import io.migd.devices.KubeletUsage;
-import io.migd.layout.NodeObserver;
-import io.migd.profiles.GpuModelCatalog;
+import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.UsageSource;
 import io.migd.rest.RestNode;
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,15 +16,11 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @ComponentScan("io.migd.rest")
 class RestConfiguration {
-  /** Its own observer over the daemon's NVML session; usage as the reconciler reads it. */
+  /** The node snapshot; usage as the reconciler reads it. */
   @Bean
   RestNode restNode(
-      NvmlSession session,
-      GpuModelCatalog catalog,
-      ObjectProvider<KubeletUsage> kubeletUsage,
-      UsageSource processUsage) {
+      NodeSnapshot snapshot, ObjectProvider<KubeletUsage> kubeletUsage, UsageSource processUsage) {
     KubeletUsage usage = kubeletUsage.getIfAvailable();
-    return new RestNode(
-        new NodeObserver(session.nvml(), catalog), usage == null ? processUsage : usage);
+    return new RestNode(snapshot, usage == null ? processUsage : usage);
   }
 }

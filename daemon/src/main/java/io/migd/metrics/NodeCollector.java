@@ -4,16 +4,16 @@ import io.migd.devices.Device;
 import io.migd.devices.Inventory;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveComputeInstance;
+import io.migd.layout.LiveGpu;
 import io.migd.layout.LiveGpuInstance;
-import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
-import io.migd.nvml.DeviceHandle;
+import io.migd.layout.ObservedNode;
 import io.migd.nvml.MemoryInfo;
-import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlException;
-import io.migd.nvml.NvmlReturn;
 import io.migd.nvml.ProcessInfo;
-import io.migd.profiles.GpuModelCatalog;
+import io.migd.reconcile.NodeSnapshot;
+import io.migd.reconcile.ResetInProgressException;
+import io.migd.reconcile.ResetsInProgress;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
@@ -26,7 +26,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,12 +35,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The series read at scrape time: GPUs, their memory and utilisation, MIG slices with their memory
- * and processes (from NVML, one sequence of calls per GPU per scrape), and the shared devices (from
- * what the kubelet is offered). An NVML error on one GPU drops that GPU's series from this scrape
- * only; the failed call is counted in {@code migd_nvml_calls_total} and the scrape goes on.
- * Micrometer has no hook that reads a changing set of series when scraped, so this registers with
- * the Prometheus registry that Micrometer's Prometheus registry writes to: one endpoint for all.
+ * The series read at scrape time: GPUs and MIG slices as the node snapshot has them (what the last
+ * reconcile or XID observed), with the values that change between reconciles read live from NVML
+ * (memory in use, utilisation, processes per GPU instance: one short sequence of calls per GPU),
+ * and the shared devices (from what the kubelet is offered). A GPU being reset is left out without
+ * an NVML call; when NVML stays released longer than {@code migd.nvml.reset-wait} (another GPU's
+ * reset), the GPUs keep their snapshot series without the live ones, and the scrape waits no more.
+ * An NVML error on one GPU drops that GPU's series from this scrape only; the failed call is
+ * counted in {@code migd_nvml_calls_total} and the scrape goes on. Micrometer has no hook that
+ * reads a changing set of series when scraped, so this registers with the Prometheus registry that
+ * Micrometer's Prometheus registry writes to: one endpoint for all.
  */
 public final class NodeCollector implements MultiCollector {
   private static final Logger log = LoggerFactory.getLogger(NodeCollector.class);
@@ -58,23 +61,22 @@ public final class NodeCollector implements MultiCollector {
           Metric.SHARED_DEVICES);
   private static final String TIME_SLICING = "time-slicing";
   private static final String MPS = "mps";
+  private static final long MIB = 1024L * 1024;
 
-  private final Nvml nvml;
-  private final NodeObserver observer;
+  private final NodeSnapshot snapshot;
   private final Supplier<Inventory> inventory;
   private final Set<GpuIndex> failing = ConcurrentHashMap.newKeySet();
-  private final AtomicBoolean countFailing = new AtomicBoolean();
+  private final AtomicBoolean nodeFailing = new AtomicBoolean();
 
   /** One sample of a series. */
   private record Point(Metric metric, Labels labels, double value) {}
 
   /**
-   * A collector over one NVML session; {@code inventory} is what the kubelet is offered now ({@link
-   * Inventory#EMPTY} without a kubelet surface).
+   * A collector over the node snapshot; {@code inventory} is what the kubelet is offered now
+   * ({@link Inventory#EMPTY} without a kubelet surface).
    */
-  public NodeCollector(Nvml nvml, GpuModelCatalog catalog, Supplier<Inventory> inventory) {
-    this.nvml = nvml;
-    this.observer = new NodeObserver(nvml, catalog);
+  public NodeCollector(NodeSnapshot snapshot, Supplier<Inventory> inventory) {
+    this.snapshot = snapshot;
     this.inventory = inventory;
   }
 
@@ -86,17 +88,31 @@ public final class NodeCollector implements MultiCollector {
   @Override
   public MetricSnapshots collect() {
     var points = new ArrayList<Point>();
-    for (GpuIndex gpu : gpus()) {
+    var resetting = snapshot.resetsInProgress().stream().map(ResetsInProgress.Reset::gpu).toList();
+    boolean released = false;
+    for (ObservedGpu gpu : node().gpus()) {
+      if (resetting.contains(gpu.index())) {
+        continue;
+      }
+      if (released) {
+        points.addAll(known(gpu));
+        continue;
+      }
       try {
-        points.addAll(nvml.inSequence(() -> read(gpu)));
-        if (failing.remove(gpu)) {
-          log.info("gpu={} metrics read again", gpu);
+        points.addAll(read(snapshot.live(gpu)));
+        if (failing.remove(gpu.index())) {
+          log.info("gpu={} metrics read again", gpu.index());
+        }
+      } catch (ResetInProgressException e) {
+        released = true;
+        if (!e.resetting(gpu.index())) {
+          points.addAll(known(gpu));
         }
       } catch (NvmlException e) {
-        if (failing.add(gpu)) {
+        if (failing.add(gpu.index())) {
           log.warn(
               "gpu={} metrics left out of scrapes until NVML answers function={} result={}",
-              gpu,
+              gpu.index(),
               e.function(),
               e.code().cName());
         }
@@ -112,25 +128,55 @@ public final class NodeCollector implements MultiCollector {
     return new MetricSnapshots(snapshots);
   }
 
-  private List<GpuIndex> gpus() {
+  /** The GPUs as the snapshot has them; none while NVML cannot count them or a reset holds it. */
+  private ObservedNode node() {
     try {
-      var gpus = observer.gpus();
-      countFailing.set(false);
-      return gpus;
-    } catch (NvmlException e) {
-      if (!countFailing.getAndSet(true)) {
-        log.warn("no GPU metrics until NVML counts the GPUs result={}", e.code().cName());
+      ObservedNode node = snapshot.latest();
+      if (nodeFailing.getAndSet(false)) {
+        log.info("GPU metrics read again");
       }
-      return List.of();
+      return node;
+    } catch (NvmlException | ResetInProgressException e) {
+      if (!nodeFailing.getAndSet(true)) {
+        log.warn("no GPU metrics until NVML observes the GPUs: {}", e.getMessage());
+      }
+      return ObservedNode.none();
     }
   }
 
-  /** Every NVML series of one GPU, read back to back in one NVML sequence. */
-  private List<Point> read(GpuIndex gpu) {
-    ObservedGpu observed = observer.observe(gpu);
-    DeviceHandle device = nvml.deviceByIndex(gpu.value());
-    MemoryInfo memory = nvml.memory(device);
-    String index = gpu.toString();
+  /** Every series of one GPU: the snapshot's, and the live values read for this scrape. */
+  private static List<Point> read(LiveGpu live) {
+    ObservedGpu observed = live.gpu();
+    String index = observed.index().toString();
+    Labels gpuLabels = Labels.of("gpu", index);
+    var points = new ArrayList<>(known(observed, live.memory().totalBytes()));
+    points.add(new Point(Metric.GPU_MEMORY_USED_BYTES, gpuLabels, live.memory().usedBytes()));
+    live.utilization()
+        .ifPresent(u -> points.add(new Point(Metric.GPU_UTILIZATION_RATIO, gpuLabels, u)));
+    for (LiveGpuInstance gi : observed.gpuInstances()) {
+      Labels giLabels = gpuInstanceLabels(index, gi);
+      MemoryInfo sliceMemory = live.gpuInstanceMemory().get(gi.id());
+      if (sliceMemory != null) {
+        points.add(new Point(Metric.SLICE_MEMORY_USED_BYTES, giLabels, sliceMemory.usedBytes()));
+        points.add(new Point(Metric.SLICE_MEMORY_TOTAL_BYTES, giLabels, sliceMemory.totalBytes()));
+      }
+      long processes =
+          observed.processes().stream()
+              .mapToInt(ProcessInfo::gpuInstanceId)
+              .filter(id -> id == gi.id())
+              .count();
+      points.add(new Point(Metric.SLICE_PROCESSES, giLabels, processes));
+    }
+    return points;
+  }
+
+  /** The series of one GPU that need no NVML call: what the snapshot observed. */
+  private static List<Point> known(ObservedGpu observed) {
+    return known(observed, observed.memoryMiB() * MIB);
+  }
+
+  private static List<Point> known(ObservedGpu observed, long totalBytes) {
+    String index = observed.index().toString();
     var points = new ArrayList<Point>();
     points.add(
         new Point(
@@ -142,17 +188,9 @@ public final class NodeCollector implements MultiCollector {
                 "mig_capable", Boolean.toString(observed.migCapable()),
                 "mig_mode", observed.migMode().current() ? "enabled" : "disabled"),
             1));
-    Labels gpuLabels = Labels.of("gpu", index);
-    points.add(new Point(Metric.GPU_MEMORY_USED_BYTES, gpuLabels, memory.usedBytes()));
-    points.add(new Point(Metric.GPU_MEMORY_TOTAL_BYTES, gpuLabels, memory.totalBytes()));
-    if (!observed.migMode().current()) {
-      utilization(device)
-          .ifPresent(u -> points.add(new Point(Metric.GPU_UTILIZATION_RATIO, gpuLabels, u)));
-    }
+    points.add(new Point(Metric.GPU_MEMORY_TOTAL_BYTES, Labels.of("gpu", index), totalBytes));
     for (LiveGpuInstance gi : observed.gpuInstances()) {
       String giId = Integer.toString(gi.id());
-      Labels giLabels =
-          Labels.of("gpu", index, "gpu_instance", giId, "profile", gi.profile().toString());
       for (LiveComputeInstance ci : gi.computeInstances()) {
         points.add(
             new Point(
@@ -167,40 +205,13 @@ public final class NodeCollector implements MultiCollector {
                     "placement_size", Integer.toString(gi.placement().size())),
                 1));
       }
-      // a MIG device handle answers for its whole GPU instance; one without a compute instance
-      // (half made) has no handle, and no memory to show
-      gi.computeInstances().stream()
-          .map(LiveComputeInstance::uuid)
-          .filter(uuid -> !uuid.isEmpty())
-          .findFirst()
-          .ifPresent(
-              uuid -> {
-                MemoryInfo sliceMemory = nvml.memory(nvml.deviceByUuid(uuid));
-                points.add(
-                    new Point(Metric.SLICE_MEMORY_USED_BYTES, giLabels, sliceMemory.usedBytes()));
-                points.add(
-                    new Point(Metric.SLICE_MEMORY_TOTAL_BYTES, giLabels, sliceMemory.totalBytes()));
-              });
-      long processes =
-          observed.processes().stream()
-              .mapToInt(ProcessInfo::gpuInstanceId)
-              .filter(id -> id == gi.id())
-              .count();
-      points.add(new Point(Metric.SLICE_PROCESSES, giLabels, processes));
     }
     return points;
   }
 
-  /** GPU busy ratio; empty where the driver does not sample it. */
-  private Optional<Double> utilization(DeviceHandle device) {
-    try {
-      return Optional.of(nvml.utilization(device).gpuPercent() / 100.0);
-    } catch (NvmlException e) {
-      if (e.code() == NvmlReturn.NOT_SUPPORTED) {
-        return Optional.empty();
-      }
-      throw e;
-    }
+  private static Labels gpuInstanceLabels(String gpu, LiveGpuInstance gi) {
+    return Labels.of(
+        "gpu", gpu, "gpu_instance", Integer.toString(gi.id()), "profile", gi.profile().toString());
   }
 
   /** Replicas advertised per shared GPU or slice; instance labels empty for a whole GPU. */

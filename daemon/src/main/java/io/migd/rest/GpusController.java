@@ -14,8 +14,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/v1/gpus}: the GPUs as NVML shows them at the time of the call ({@code GET
- * /api/v1/configs} is {@link ConfigsController}).
+ * {@code GET /api/v1/gpus}: the GPUs as the node snapshot has them (the last reconcile's
+ * observation, with the processes read at the time of the call; {@code GET /api/v1/configs} is
+ * {@link ConfigsController}). A GPU reset that holds NVML longer than {@code migd.nvml.reset-wait}
+ * is answered {@code 503} naming the reset.
  */
 @RestController
 @RequestMapping(value = "/api/v1", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -37,8 +39,7 @@ class GpusController {
               + " pods or processes holding them, and the time-sliced replicas.")
   @GetMapping("/gpus")
   List<GpuStatus> gpus() {
-    RestNode.Observation observation = node.observeEach();
-    ObservedNode observed = observation.answered();
+    ObservedNode observed = node.snapshot().withLiveProcesses(node.snapshot().latest());
     Usage usage = node.usage().usage(observed);
     var resolved = reconciler.resolve(intents.current(), observed);
     var result = new ArrayList<GpuStatus>();
@@ -49,8 +50,8 @@ class GpusController {
               : 1;
       result.add(RestViews.gpu(gpu, usage, replicas));
     }
-    observation
-        .failed()
+    observed
+        .unobserved()
         .forEach((gpu, e) -> result.add(GpuStatus.unobservable(gpu.value(), e.getMessage())));
     result.sort(java.util.Comparator.comparingInt(GpuStatus::index));
     return result;

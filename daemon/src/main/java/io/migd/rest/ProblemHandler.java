@@ -1,6 +1,7 @@
 package io.migd.rest;
 
 import io.migd.nvml.NvmlException;
+import io.migd.reconcile.ResetInProgressException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import org.slf4j.Logger;
@@ -26,6 +27,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
   private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+  private static final String RETRY_AFTER_SECONDS = "5";
 
   @ExceptionHandler(RestProblem.class)
   ResponseEntity<Object> problem(RestProblem e, HttpServletRequest request) {
@@ -46,6 +48,19 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         request.getRequestURI(),
         e.getMessage());
     return answer(HttpStatus.SERVICE_UNAVAILABLE, "NVML failed: " + e.getMessage(), request);
+  }
+
+  /** A reset holds NVML: busy, not broken; the detail names the reset. */
+  @ExceptionHandler(ResetInProgressException.class)
+  ResponseEntity<Object> resetInProgress(ResetInProgressException e, HttpServletRequest request) {
+    log.info(
+        "request answered busy method={} path={} detail=\"{}\"",
+        request.getMethod(),
+        request.getRequestURI(),
+        e.getMessage());
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+        .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
+        .body(problem(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage(), request.getRequestURI()));
   }
 
   @ExceptionHandler(Exception.class)

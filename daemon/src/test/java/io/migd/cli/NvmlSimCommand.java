@@ -32,6 +32,11 @@ public final class NvmlSimCommand {
     return new NvmlSimCommand(SimulatedNvml.extract(dir).cliPath());
   }
 
+  /** The extracted {@code nvml-sim}, for scripts that run it themselves. */
+  public Path executable() {
+    return executable;
+  }
+
   /** Runs {@code nvml-sim --state STATE ARGS...}; fails unless it exits 0; returns its stdout. */
   public String run(Path state, String... args) {
     var command = new ArrayList<String>();

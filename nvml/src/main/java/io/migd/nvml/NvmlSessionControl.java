@@ -1,5 +1,6 @@
 package io.migd.nvml;
 
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
@@ -18,6 +19,14 @@ public interface NvmlSessionControl extends AutoCloseable {
    * thread at a time). Calling {@link #whileReleased} inside is refused.
    */
   <T> T inSequence(Supplier<T> calls);
+
+  /**
+   * As {@link #inSequence(Supplier)}, for readers that must not block behind a GPU reset: when NVML
+   * is released (or a release waits for the calls in flight), this waits at most {@code maxWait}
+   * for it to end, then throws {@link NvmlReleasedException} without running {@code calls}. Once
+   * the sequence has begun, nothing releases NVML until it ends.
+   */
+  <T> T inSequence(Duration maxWait, Supplier<T> calls);
 
   /**
    * Shuts NVML down, runs {@code action} (a GPU reset that needs no NVML client open on the GPU),

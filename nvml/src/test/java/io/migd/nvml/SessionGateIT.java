@@ -83,6 +83,34 @@ class SessionGateIT {
   }
 
   @Test
+  void aReaderWithABoundedWaitGivesUpWhileTheReleaseIsStillHeld() throws Exception {
+    var held = new CountDownLatch(1);
+    var letGo = new CountDownLatch(1);
+    var release =
+        CompletableFuture.runAsync(
+            () ->
+                node.nvml.whileReleased(
+                    () -> {
+                      held.countDown();
+                      try {
+                        return letGo.await(60, TimeUnit.SECONDS);
+                      } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                      }
+                    }));
+    assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+
+    assertThatThrownBy(() -> node.nvml.inSequence(Duration.ofMillis(50), node.nvml::deviceCount))
+        .isInstanceOf(NvmlReleasedException.class)
+        .hasMessageContaining("released");
+    assertThat(release).as("the reader answered while NVML was still released").isNotDone();
+
+    letGo.countDown();
+    release.get(10, TimeUnit.SECONDS);
+    assertThat(node.nvml.inSequence(Duration.ofMillis(50), node.nvml::deviceCount)).isEqualTo(2);
+  }
+
+  @Test
   void releasingInsideASequenceIsRefusedInsteadOfWaitingForItself() {
     assertThatThrownBy(() -> node.nvml.inSequence(() -> node.nvml.whileReleased(() -> null)))
         .isInstanceOf(IllegalStateException.class)

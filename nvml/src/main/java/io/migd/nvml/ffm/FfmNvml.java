@@ -73,6 +73,11 @@ public final class FfmNvml implements Nvml {
   }
 
   @Override
+  public <T> T inSequence(Duration maxWait, Supplier<T> calls) {
+    return session.inSequence(maxWait, calls);
+  }
+
+  @Override
   public <T> T whileReleased(Supplier<T> action) {
     return session.whileReleased(action);
   }

@@ -1,5 +1,6 @@
 package io.migd.nvml.ffm;
 
+import io.migd.nvml.NvmlReleasedException;
 import io.migd.nvml.NvmlReturn;
 import io.migd.nvml.NvmlSessionControl;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -76,6 +78,25 @@ final class FfmSession implements NvmlSessionControl {
   @Override
   public <T> T inSequence(Supplier<T> body) {
     return shared(body::get, false);
+  }
+
+  @Override
+  public <T> T inSequence(Duration maxWait, Supplier<T> body) {
+    Lock shared = gate.readLock();
+    try {
+      // a thread already in a sequence holds the shared side: taking it again never waits
+      if (!shared.tryLock(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
+        throw new NvmlReleasedException(maxWait);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for NVML", e);
+    }
+    try {
+      return shared(body::get, false);
+    } finally {
+      shared.unlock();
+    }
   }
 
   @Override
