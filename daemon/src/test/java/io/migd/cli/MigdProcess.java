@@ -1,6 +1,7 @@
 package io.migd.cli;
 
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import java.io.File;
 import java.io.IOException;
@@ -15,8 +16,11 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -204,6 +208,8 @@ public final class MigdProcess {
 
   /** A started migd; closing it stops it (SIGTERM, then SIGKILL) and waits for its end. */
   public static final class Running implements AutoCloseable {
+    private static final Pattern LISTENING =
+        Pattern.compile("http listening address=\\S+ port=(\\d+)");
     private final Process process;
     private final List<String> args;
     private final Path stdout;
@@ -231,6 +237,26 @@ public final class MigdProcess {
     /** What it wrote to stdout so far ({@code serve} logs there). */
     public String stdout() {
       return read(stdout);
+    }
+
+    /**
+     * The port {@code serve} answers HTTP on, once its web server listens: start it with {@code
+     * SERVER_PORT=0} so the kernel picks a free port, never a number a test found free earlier (a
+     * build beside it can take that number in between). Fails when the process ends first, or does
+     * not listen within {@link #TIMEOUT}.
+     */
+    public int httpPort() {
+      return await()
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(100))
+          .failFast("migd " + args + " ended before it listened", () -> !process.isAlive())
+          .until(() -> listening(read(stdout)), OptionalInt::isPresent)
+          .getAsInt();
+    }
+
+    private static OptionalInt listening(String log) {
+      Matcher m = LISTENING.matcher(log);
+      return m.find() ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty();
     }
 
     /** Waits for the end, at most {@link #TIMEOUT}. */
