@@ -15,19 +15,23 @@ import io.migd.plan.Plan;
 import io.migd.plan.Planner;
 import io.migd.profiles.ComputeCapability;
 import io.migd.profiles.GpuModel;
-import io.migd.reconcile.Reconciler.Resolution;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One GPU's part of a reconcile: decide, execute the plan, observe the GPU again and compare. A
- * pending MIG mode goes to {@link ModeChange}. NVML errors propagate; the {@link Reconciler} turns
- * them into this GPU's {@code failed} and goes on with the others.
+ * pending MIG mode goes to {@link ModeChange}. An error while deciding propagates (the {@link
+ * Reconciler} turns it into this GPU's {@code failed}); once decided, any error, NVML's or migd's
+ * own, ends this GPU {@code failed} with the decision kept, and the other GPUs go on.
  */
 final class GpuReconcile {
+  private static final Logger log = LoggerFactory.getLogger(GpuReconcile.class);
+
   private final NodeObserver observer;
   private final ModelSource models;
   private final UsageSource usageSource;
@@ -56,6 +60,7 @@ final class GpuReconcile {
   /** What the GPU needs, without changing anything. */
   Decision decide(Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
     return switch (resolution) {
+      case Resolution.Unselected() -> new Decision.Unmanaged();
       case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
       case Resolution.Target(var target) -> {
         ObservedGpu now = gpuOf(observed, gpu);
@@ -75,8 +80,12 @@ final class GpuReconcile {
     };
   }
 
-  /** Decides and executes for one GPU, then verifies; may reset it once for a pending mode. */
-  GpuResult reconcile(
+  /**
+   * Decides and executes for one GPU, then verifies; may reset it once for a pending mode.
+   *
+   * @throws RuntimeException only while deciding, before anything on the GPU is touched
+   */
+  Outcome.Gpu reconcile(
       Desired desired,
       Resolution resolution,
       GpuIndex gpu,
@@ -84,6 +93,25 @@ final class GpuReconcile {
       Usage usage,
       boolean mayReset) {
     Decision decision = decide(resolution, gpu, observed, usage);
+    GpuResult result;
+    try {
+      result = carryOut(desired, resolution, decision, gpu, observed, mayReset);
+    } catch (NvmlException e) {
+      result = GpuResult.Failed.nvml("reconciling GPU " + gpu, e);
+    } catch (RuntimeException e) {
+      log.error("gpu={} reconcile failed, a bug in migd; the other GPUs go on", gpu, e);
+      result = GpuResult.Failed.unexpected("reconciling GPU " + gpu, e);
+    }
+    return new Outcome.Gpu(resolution, decision, result);
+  }
+
+  private GpuResult carryOut(
+      Desired desired,
+      Resolution resolution,
+      Decision decision,
+      GpuIndex gpu,
+      ObservedNode observed,
+      boolean mayReset) {
     return switch (decision) {
       case Decision.InSync(),
           Decision.Infeasible _,
@@ -117,7 +145,8 @@ final class GpuReconcile {
                   step,
                   activation,
                   mayReset,
-                  after -> reconcile(desired, resolution, gpu, after, usageOf(after), false));
+                  after ->
+                      reconcile(desired, resolution, gpu, after, usageOf(after), false).result());
         };
       }
     };

@@ -138,16 +138,11 @@ public final class Reconciler {
     return new ProcessUsage(nvml::processName);
   }
 
-  /** What the intent means on this node now: a target, or why there can be none, per GPU. */
-  public sealed interface Resolution {
-    /** The GPU should look like this. */
-    record Target(GpuTarget target) implements Resolution {}
-
-    /** The intent cannot apply to this GPU. */
-    record Unreachable(String reason) implements Resolution {}
-  }
-
-  /** Resolves the intent against what was observed. */
+  /**
+   * Resolves the intent against what was observed: a target, or why there can be none, for each GPU
+   * the intent names; GPUs it does not select are absent. Only the reconcile (and its dry run,
+   * {@link #plan}) resolves; surfaces read the resolution from the {@link Outcome}.
+   */
   public SequencedMap<GpuIndex, Resolution> resolve(Desired desired, ObservedNode observed) {
     var result = new LinkedHashMap<GpuIndex, Resolution>();
     switch (desired.intent()) {
@@ -220,8 +215,9 @@ public final class Reconciler {
     return pool.each(
         observation.andResolved(resolutions),
         gpu ->
-            unplanned(desired, gpu, observation, resolutions.get(gpu))
-                .orElseGet(() -> decide(gpu, resolutions.get(gpu), observation.node(), usage)));
+            unplanned(desired, gpu, observation, resolutionOf(resolutions, gpu))
+                .orElseGet(
+                    () -> decide(gpu, resolutionOf(resolutions, gpu), observation.node(), usage)));
   }
 
   private Decision decide(GpuIndex gpu, Resolution resolution, ObservedNode observed, Usage usage) {
@@ -229,6 +225,9 @@ public final class Reconciler {
       return gpus.decide(resolution, gpu, observed, usage);
     } catch (NvmlException e) {
       return Decision.Failed.of("deciding for GPU " + gpu, e);
+    } catch (RuntimeException e) {
+      log.error("gpu={} deciding failed, a bug in migd; the other GPUs go on", gpu, e);
+      return Decision.Failed.unexpected("deciding for GPU " + gpu, e);
     }
   }
 
@@ -249,31 +248,53 @@ public final class Reconciler {
     ObservedNode observed = observation.node();
     SequencedMap<GpuIndex, Resolution> resolutions = resolve(desired, observed);
     Usage usage = usageSource.usage(observed);
-    SequencedMap<GpuIndex, GpuResult> results =
+    SequencedMap<GpuIndex, Outcome.Gpu> reconciled =
         pool.each(
             observation.andResolved(resolutions),
-            gpu ->
-                unplanned(desired, gpu, observation, resolutions.get(gpu))
-                    .map(GpuResult::of)
-                    .orElseGet(
-                        () -> reconcileGpu(desired, resolutions.get(gpu), gpu, observed, usage)));
-    var ended = modeChange.rebootIfNeeded(desired.generation(), results);
+            gpu -> {
+              Resolution resolution = resolutionOf(resolutions, gpu);
+              return unplanned(desired, gpu, observation, resolution)
+                  .map(decision -> new Outcome.Gpu(resolution, decision, GpuResult.of(decision)))
+                  .orElseGet(() -> reconcileGpu(desired, resolution, gpu, observed, usage));
+            });
+    SequencedMap<GpuIndex, Outcome.Gpu> ended = rebootIfNeeded(desired.generation(), reconciled);
     ended.forEach(
-        (gpu, result) ->
+        (gpu, entry) ->
             log.info(
                 "gpu={} state={} generation={} reason=\"{}\"",
                 gpu,
-                result.state().wireName(),
+                entry.result().state().wireName(),
                 desired.generation(),
-                result.reason()));
-    return new Outcome(desired.generation(), ended, after(observation, ended), clock.instant());
+                entry.result().reason()));
+    return new Outcome(desired.generation(), ended, after(observation, ended), "", clock.instant());
+  }
+
+  /** The GPUs' entries with the results {@link ModeChange#rebootIfNeeded} gives. */
+  private SequencedMap<GpuIndex, Outcome.Gpu> rebootIfNeeded(
+      long generation, SequencedMap<GpuIndex, Outcome.Gpu> reconciled) {
+    var results = new LinkedHashMap<GpuIndex, GpuResult>();
+    reconciled.forEach((gpu, entry) -> results.put(gpu, entry.result()));
+    var ended = new LinkedHashMap<GpuIndex, Outcome.Gpu>();
+    modeChange
+        .rebootIfNeeded(generation, results)
+        .forEach(
+            (gpu, result) -> {
+              Outcome.Gpu entry = reconciled.get(gpu);
+              ended.put(gpu, new Outcome.Gpu(entry.resolution(), entry.decision(), result));
+            });
+    return ended;
+  }
+
+  private static Resolution resolutionOf(
+      SequencedMap<GpuIndex, Resolution> resolutions, GpuIndex gpu) {
+    return resolutions.getOrDefault(gpu, new Resolution.Unselected());
   }
 
   /**
    * The node as it is after the reconcile: GPUs whose result says nothing was done keep their first
    * observation; the others are observed again (one NVML fails on is left out).
    */
-  private ObservedNode after(Observation observation, SequencedMap<GpuIndex, GpuResult> results) {
+  private ObservedNode after(Observation observation, SequencedMap<GpuIndex, Outcome.Gpu> results) {
     var byIndex = new LinkedHashMap<GpuIndex, ObservedGpu>();
     observation.node().gpus().forEach(gpu -> byIndex.put(gpu.index(), gpu));
     var again =
@@ -282,7 +303,7 @@ public final class Reconciler {
             gpu -> {
               ObservedGpu before = byIndex.get(gpu);
               boolean untouched =
-                  switch (results.get(gpu)) {
+                  switch (results.get(gpu).result()) {
                     case GpuResult.InSync _, GpuResult.Unmanaged _, GpuResult.Infeasible _ -> true;
                     case GpuResult.Applied _,
                         GpuResult.Applying _,
@@ -297,21 +318,27 @@ public final class Reconciler {
               }
               try {
                 return observer.observe(gpu);
-              } catch (NvmlException e) {
-                log.warn("gpu={} cannot be observed after its reconcile: {}", gpu, e.getMessage());
+              } catch (RuntimeException e) {
+                log.warn("gpu={} cannot be observed after its reconcile: {}", gpu, e.toString());
                 return null;
               }
             });
     return new ObservedNode(new ArrayList<>(again.values()));
   }
 
-  private GpuResult reconcileGpu(
+  /** One GPU's reconcile; an error while deciding fails this GPU only, before it is touched. */
+  private Outcome.Gpu reconcileGpu(
       Desired desired, Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
+    Decision failed;
     try {
       return gpus.reconcile(desired, resolution, gpu, observed, usage, true);
     } catch (NvmlException e) {
-      return GpuResult.Failed.nvml("reconciling GPU " + gpu, e);
+      failed = Decision.Failed.of("reconciling GPU " + gpu, e);
+    } catch (RuntimeException e) {
+      log.error("gpu={} reconcile failed, a bug in migd; the other GPUs go on", gpu, e);
+      failed = Decision.Failed.unexpected("reconciling GPU " + gpu, e);
     }
+    return new Outcome.Gpu(resolution, failed, GpuResult.of(failed));
   }
 
   /** Every GPU of the node observed one by one; those NVML failed on are kept with the error. */
@@ -362,7 +389,9 @@ public final class Reconciler {
               ? Decision.Failed.of("observing GPU " + gpu, unseen)
               : new Decision.Unmanaged());
     }
-    return resolution == null ? Optional.of(new Decision.Unmanaged()) : Optional.empty();
+    return resolution instanceof Resolution.Unselected
+        ? Optional.of(new Decision.Unmanaged())
+        : Optional.empty();
   }
 
   /**

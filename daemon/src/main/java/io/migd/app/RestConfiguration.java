@@ -1,11 +1,9 @@
 package io.migd.app;
 
-import io.migd.devices.KubeletUsage;
 import io.migd.layout.NodeObserver;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.reconcile.UsageSource;
 import io.migd.rest.RestNode;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
@@ -19,13 +17,7 @@ import org.springframework.context.annotation.Configuration;
 class RestConfiguration {
   /** Its own observer over the daemon's NVML session; usage as the reconciler reads it. */
   @Bean
-  RestNode restNode(
-      NvmlSession session,
-      GpuModelCatalog catalog,
-      ObjectProvider<KubeletUsage> kubeletUsage,
-      UsageSource processUsage) {
-    KubeletUsage usage = kubeletUsage.getIfAvailable();
-    return new RestNode(
-        new NodeObserver(session.nvml(), catalog), usage == null ? processUsage : usage);
+  RestNode restNode(NvmlSession session, GpuModelCatalog catalog, UsageSource nodeUsage) {
+    return new RestNode(new NodeObserver(session.nvml(), catalog), nodeUsage);
   }
 }

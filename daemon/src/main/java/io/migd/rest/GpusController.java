@@ -16,9 +16,11 @@ import io.migd.profiles.MigConfigFile;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.IntentService;
-import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.Outcome;
+import io.migd.reconcile.ReconcileLoop;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -33,20 +35,20 @@ import org.springframework.web.bind.annotation.RestController;
 class GpusController {
   private final RestNode node;
   private final IntentService intents;
-  private final Reconciler reconciler;
+  private final ReconcileLoop loop;
   private final MigConfigFile file;
   private final LayoutRequests requests;
 
   GpusController(
       RestNode node,
       IntentService intents,
-      Reconciler reconciler,
+      ReconcileLoop loop,
       ConfigLookup configs,
       MigConfigFile file,
       GpuModelCatalog catalog) {
     this.node = node;
     this.intents = intents;
-    this.reconciler = reconciler;
+    this.loop = loop;
     this.file = file;
     this.requests = new LayoutRequests(configs, file, catalog);
   }
@@ -61,13 +63,13 @@ class GpusController {
     RestNode.Observation observation = node.observeEach();
     ObservedNode observed = observation.answered();
     Usage usage = node.usage().usage(observed);
-    var resolved = reconciler.resolve(intents.current(), observed);
+    // the replicas the last reconcile resolved; the outcome is their one source
+    Map<GpuIndex, GpuTarget> targets =
+        loop.lastOutcome().<Map<GpuIndex, GpuTarget>>map(Outcome::targets).orElse(Map.of());
     var result = new ArrayList<GpuStatus>();
     for (ObservedGpu gpu : observed.gpus()) {
-      int replicas =
-          resolved.get(gpu.index()) instanceof Reconciler.Resolution.Target(var target)
-              ? target.replicas()
-              : 1;
+      GpuTarget target = targets.get(gpu.index());
+      int replicas = target == null ? 1 : target.replicas();
       result.add(RestViews.gpu(gpu, usage, replicas));
     }
     observation
