@@ -135,12 +135,6 @@ class ReconcileConfiguration {
         registry);
   }
 
-  /** The usage the reconciler and REST decide from ({@link UsageSelection#daemon}). */
-  @Bean
-  UsageSource nodeUsage(Optional<KubeletUsage> kubeletUsage, UsageSource processUsage) {
-    return UsageSelection.daemon(kubeletUsage, processUsage);
-  }
-
   /** Nothing touches the GPUs before this daemon holds the state lock. */
   @Bean
   @DependsOn("stateLock")
@@ -149,7 +143,8 @@ class ReconcileConfiguration {
       GpuModelCatalog catalog,
       LoadedConfigFile configs,
       MigdProperties properties,
-      UsageSource nodeUsage,
+      Optional<KubeletUsage> kubeletUsage,
+      UsageSource processUsage,
       Optional<KubeletSurface> kubeletSurface,
       Surfaces surfaces,
       ReconcileMetrics metrics) {
@@ -158,7 +153,7 @@ class ReconcileConfiguration {
             session.nvml(),
             catalog,
             configs,
-            nodeUsage,
+            UsageSelection.daemon(kubeletUsage, processUsage),
             surfaces.progress(),
             metrics.timing(reset),
             metrics.timing(new CommandReboot(properties)))

@@ -181,9 +181,7 @@ class KubeletSurfaceIT {
     // each resource registers on its own: count once every one has
     await()
         .atMost(WAIT)
-        .until(
-            () ->
-                node.kubelet.registrations().size() == node.plugins.servedResources().size());
+        .until(() -> node.kubelet.registrations().size() == node.plugins.servedResources().size());
     int registrationsBefore = node.kubelet.registrations().size();
     int publishesBefore = node.published.size();
 
