@@ -81,10 +81,8 @@ public final class KubeletLatency {
         new DevicePlugins(
             new DevicePluginSettings(plugins, false, Duration.ofMillis(500)),
             new AllocationGrace(Clock.systemUTC()));
-    var resolver = new Reconciler[1];
     var surface =
         new KubeletSurface(
-            (desired, observed) -> resolver[0].resolve(desired, observed),
             devicePlugins::publish,
             new DeviceHealth(),
             KubeletSurface.CdiRefresh.NONE,
@@ -109,7 +107,6 @@ public final class KubeletLatency {
             ProgressListener.all(List.of(surface, timing)),
             GpuReset.NONE,
             RebootPolicy.DISABLED);
-    resolver[0] = reconciler;
 
     long[] reshape = new long[reshapes];
     for (int i = 0; i < reshapes + 2; i++) {

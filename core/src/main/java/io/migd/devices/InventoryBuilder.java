@@ -8,6 +8,7 @@ import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
 import io.migd.profiles.ProfileName;
 import io.migd.profiles.Sharing;
+import io.migd.reconcile.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,14 @@ public final class InventoryBuilder {
   public static Inventory build(
       ObservedNode observed, Map<GpuIndex, Integer> replicas, MigStrategy strategy) {
     return build(observed, NodeSharing.timeSliced(replicas), strategy);
+  }
+
+  /**
+   * The inventory of the node as a reconcile left it, each GPU and slice shared as the reconcile
+   * resolved the intent for it.
+   */
+  public static Inventory build(Outcome outcome, MigStrategy strategy) {
+    return build(outcome.observed(), NodeSharing.of(outcome), strategy);
   }
 
   /**

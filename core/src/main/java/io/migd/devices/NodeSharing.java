@@ -4,6 +4,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuTarget;
 import io.migd.profiles.ProfileName;
 import io.migd.profiles.Sharing;
+import io.migd.reconcile.Outcome;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -33,6 +34,11 @@ public record NodeSharing(
     var gpus = new HashMap<GpuIndex, Sharing>();
     replicas.forEach((gpu, n) -> gpus.put(gpu, new Sharing.TimeSliced(n)));
     return new NodeSharing(gpus, Map.of());
+  }
+
+  /** The sharing of each GPU's target, as the reconcile of {@code outcome} resolved it. */
+  public static NodeSharing of(Outcome outcome) {
+    return of(outcome.targets());
   }
 
   /** The sharing the targets ask for. */

@@ -4,6 +4,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Plan;
 import io.migd.plan.Step;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -17,30 +18,16 @@ public interface ProgressListener {
   /** Listens to nothing. */
   ProgressListener NONE = new ProgressListener() {};
 
-  /** Tells each of {@code listeners}, in order. */
-  static ProgressListener all(java.util.List<ProgressListener> listeners) {
-    var each = java.util.List.copyOf(listeners);
-    return new ProgressListener() {
-      @Override
-      public void planMade(GpuIndex gpu, Plan plan) {
-        each.forEach(l -> l.planMade(gpu, plan));
-      }
-
-      @Override
-      public void stepStarted(Step step) {
-        each.forEach(l -> l.stepStarted(step));
-      }
-
-      @Override
-      public void stepDone(Step step) {
-        each.forEach(l -> l.stepDone(step));
-      }
-
-      @Override
-      public void stepFailed(Step step, NvmlException cause) {
-        each.forEach(l -> l.stepFailed(step, cause));
-      }
-    };
+  /**
+   * Tells each of {@code listeners}, in order, each failing on its own ({@link ProgressListeners},
+   * named by their class).
+   */
+  static ProgressListener all(List<ProgressListener> listeners) {
+    return new ProgressListeners(
+        listeners.stream()
+            .map(l -> new ProgressListeners.Named(l.getClass().getSimpleName(), l))
+            .toList(),
+        ListenerFailures.NONE);
   }
 
   /**

@@ -39,12 +39,21 @@ public sealed interface Decision {
 
   /**
    * NVML failed while the GPU was observed or decided; {@code reason} names what was being done,
-   * the NVML function and the code. Nothing on this GPU is touched.
+   * the NVML function and the code ({@link NvmlReturn#UNKNOWN} and the exception when migd itself
+   * failed). Nothing on this GPU is touched.
    */
   record Failed(NvmlReturn code, String reason) implements Decision {
     /** NVML failed while {@code doing} something for the GPU. */
     public static Failed of(String doing, NvmlException cause) {
       return new Failed(cause.code(), doing + " failed: " + cause.getMessage());
+    }
+
+    /**
+     * migd itself failed (not NVML) while {@code doing} something for the GPU: a bug, with the code
+     * {@link NvmlReturn#UNKNOWN}. Only this GPU fails; the others go on.
+     */
+    public static Failed unexpected(String doing, RuntimeException cause) {
+      return new Failed(NvmlReturn.UNKNOWN, doing + " failed: " + cause);
     }
   }
 }

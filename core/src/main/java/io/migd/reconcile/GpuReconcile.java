@@ -10,18 +10,22 @@ import io.migd.layout.Usage;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Decision;
 import io.migd.plan.Plan;
-import io.migd.reconcile.Reconciler.Resolution;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One GPU's part of a reconcile: decide, execute the plan, observe the GPU again and compare. A
- * pending MIG mode goes to {@link ModeChange}. NVML errors propagate; the {@link Reconciler} turns
- * them into this GPU's {@code failed} and goes on with the others.
+ * pending MIG mode goes to {@link ModeChange}. An error while deciding propagates (the {@link
+ * Reconciler} turns it into this GPU's {@code failed}); once decided, any error, NVML's or migd's
+ * own, ends this GPU {@code failed} with the decision kept, and the other GPUs go on.
  */
 final class GpuReconcile {
+  private static final Logger log = LoggerFactory.getLogger(GpuReconcile.class);
+
   private final NodeObserver observer;
   private final NodeDecider decider;
   private final UsageSource usageSource;
@@ -52,8 +56,12 @@ final class GpuReconcile {
     return decider.decide(resolution, gpu, observed, usage);
   }
 
-  /** Decides and executes for one GPU, then verifies; may reset it once for a pending mode. */
-  GpuResult reconcile(
+  /**
+   * Decides and executes for one GPU, then verifies; may reset it once for a pending mode.
+   *
+   * @throws RuntimeException only while deciding, before anything on the GPU is touched
+   */
+  Outcome.Gpu reconcile(
       Desired desired,
       Resolution resolution,
       GpuIndex gpu,
@@ -61,6 +69,25 @@ final class GpuReconcile {
       Usage usage,
       boolean mayReset) {
     Decision decision = decide(resolution, gpu, observed, usage);
+    GpuResult result;
+    try {
+      result = carryOut(desired, resolution, decision, gpu, observed, mayReset);
+    } catch (NvmlException e) {
+      result = GpuResult.Failed.nvml("reconciling GPU " + gpu, e);
+    } catch (RuntimeException e) {
+      log.error("gpu={} reconcile failed, a bug in migd; the other GPUs go on", gpu, e);
+      result = GpuResult.Failed.unexpected("reconciling GPU " + gpu, e);
+    }
+    return new Outcome.Gpu(resolution, decision, result);
+  }
+
+  private GpuResult carryOut(
+      Desired desired,
+      Resolution resolution,
+      Decision decision,
+      GpuIndex gpu,
+      ObservedNode observed,
+      boolean mayReset) {
     return switch (decision) {
       case Decision.InSync(),
           Decision.Infeasible _,
@@ -94,7 +121,8 @@ final class GpuReconcile {
                   step,
                   activation,
                   mayReset,
-                  after -> reconcile(desired, resolution, gpu, after, usageOf(after), false));
+                  after ->
+                      reconcile(desired, resolution, gpu, after, usageOf(after), false).result());
         };
       }
     };

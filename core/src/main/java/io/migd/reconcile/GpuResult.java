@@ -172,6 +172,15 @@ public sealed interface GpuResult {
       return new Failed(null, failed.code(), failed.reason());
     }
 
+    /**
+     * migd itself failed while {@code doing} something to the GPU: {@link
+     * Decision.Failed#unexpected}.
+     */
+    public static Failed unexpected(String doing, RuntimeException cause) {
+      var failed = Decision.Failed.unexpected(doing, cause);
+      return new Failed(null, failed.code(), failed.reason());
+    }
+
     @Override
     public State state() {
       return State.FAILED;

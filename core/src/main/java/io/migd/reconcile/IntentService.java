@@ -162,10 +162,19 @@ public final class IntentService {
     return true;
   }
 
-  /** Records the GPU UUIDs the intent was first resolved against. */
+  /**
+   * Records the GPU UUIDs the intent was first resolved against: those of indexes not recorded yet
+   * for this generation (a GPU NVML could not observe at first is added once it is observed); an
+   * index already recorded keeps its UUID.
+   */
   public synchronized void recordUuids(long generation, java.util.Map<Integer, String> uuids) {
-    if (current.generation() == generation && current.gpuUuids().isEmpty() && !uuids.isEmpty()) {
-      current = current.resolvedAgainst(uuids);
+    if (current.generation() != generation) {
+      return;
+    }
+    var merged = new java.util.TreeMap<>(uuids);
+    merged.putAll(current.gpuUuids());
+    if (!merged.equals(current.gpuUuids())) {
+      current = current.resolvedAgainst(merged);
       store.save(current);
     }
   }

@@ -13,7 +13,6 @@ import io.migd.plan.Planner;
 import io.migd.profiles.ComputeCapability;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.MigConfig;
-import io.migd.reconcile.Reconciler.Resolution;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -118,6 +117,7 @@ final class NodeDecider {
    */
   Decision decide(Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
     return switch (resolution) {
+      case Resolution.Unselected() -> new Decision.Unmanaged();
       case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
       case Resolution.Target(var target) -> {
         ObservedGpu now = gpuOf(observed, gpu);

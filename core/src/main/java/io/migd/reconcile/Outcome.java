@@ -1,47 +1,76 @@
 package io.migd.reconcile;
 
 import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
+import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
+import io.migd.plan.Decision;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.TreeMap;
 
 /**
- * The end of one reconcile: a result per GPU of the node ({@link GpuResult.Unmanaged} for a GPU the
- * intent does not select), and the node state derived from the others (the worst, in the order
- * failed/infeasible > blocked > rebooting > applying > success; success when no GPU counts).
+ * The end of one reconcile, the one source every surface reads: for each GPU of the node what the
+ * intent asked of it, what was decided and how it ended ({@link GpuResult.Unmanaged} for a GPU the
+ * intent does not select), the GPUs as the reconcile last observed them, and the node state derived
+ * from the results (the worst, in the order failed/infeasible > blocked > rebooting > applying >
+ * success; success when no GPU counts).
+ *
+ * @param gpus per GPU, in index order
+ * @param observed the GPUs after their plans ran; a GPU NVML failed on is missing
+ * @param error empty, or why the reconcile could not even list the GPUs
  */
 public record Outcome(
     long generation,
-    SequencedMap<GpuIndex, GpuResult> results,
+    SequencedMap<GpuIndex, Gpu> gpus,
     ObservedNode observed,
     String error,
     Instant at) {
-  /** Copies the results in GPU order. */
+
+  /**
+   * What the reconcile made of one GPU.
+   *
+   * @param resolution what the intent asks of it (its target and sharing, or why none)
+   * @param decision what was decided from what was observed first
+   * @param result how it ended
+   */
+  public record Gpu(Resolution resolution, Decision decision, GpuResult result) {
+    /** Checks every part is there. */
+    public Gpu {
+      Objects.requireNonNull(resolution);
+      Objects.requireNonNull(decision);
+      Objects.requireNonNull(result);
+    }
+  }
+
+  /** Copies the GPUs in index order. */
   public Outcome {
-    results = Collections.unmodifiableSequencedMap(new TreeMap<>(results));
-    java.util.Objects.requireNonNull(observed);
-    java.util.Objects.requireNonNull(error);
+    gpus = Collections.unmodifiableSequencedMap(new TreeMap<>(gpus));
+    Objects.requireNonNull(observed);
+    Objects.requireNonNull(error);
   }
 
   /**
-   * A reconcile that ended with a result per GPU, and the GPUs as it last observed them (after
-   * their plans ran; a GPU NVML failed on is missing).
+   * An outcome known only by its GPUs' results, as a test or a replay builds it: no GPU resolved to
+   * a target ({@link Resolution.Unselected}, decided {@link Decision.Unmanaged}), nothing observed.
    */
-  public Outcome(
-      long generation,
-      SequencedMap<GpuIndex, GpuResult> results,
-      ObservedNode observed,
-      Instant at) {
-    this(generation, results, observed, "", at);
+  public Outcome(long generation, SequencedMap<GpuIndex, GpuResult> results, Instant at) {
+    this(generation, resultsOnly(results), new ObservedNode(List.of()), "", at);
   }
 
-  /** A reconcile that ended with a result per GPU; nothing observed is kept. */
-  public Outcome(long generation, SequencedMap<GpuIndex, GpuResult> results, Instant at) {
-    this(generation, results, new ObservedNode(List.of()), "", at);
+  private static SequencedMap<GpuIndex, Gpu> resultsOnly(
+      SequencedMap<GpuIndex, GpuResult> results) {
+    var gpus = new LinkedHashMap<GpuIndex, Gpu>();
+    results.forEach(
+        (gpu, result) ->
+            gpus.put(gpu, new Gpu(new Resolution.Unselected(), new Decision.Unmanaged(), result)));
+    return gpus;
   }
 
   /** A reconcile that could not even list the GPUs (NVML failed, for instance). */
@@ -49,13 +78,48 @@ public record Outcome(
     return new Outcome(generation, new TreeMap<>(), new ObservedNode(List.of()), error, at);
   }
 
+  /** How each GPU ended, in index order. */
+  public SequencedMap<GpuIndex, GpuResult> results() {
+    var results = new LinkedHashMap<GpuIndex, GpuResult>();
+    gpus.forEach((gpu, entry) -> results.put(gpu, entry.result()));
+    return Collections.unmodifiableSequencedMap(results);
+  }
+
+  /**
+   * The target of every GPU the intent resolved to one (its layout and sharing), in index order;
+   * GPUs it does not select, or cannot apply to, are absent.
+   */
+  public SequencedMap<GpuIndex, GpuTarget> targets() {
+    var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
+    gpus.forEach(
+        (gpu, entry) -> {
+          if (entry.resolution() instanceof Resolution.Target(var target)) {
+            targets.put(gpu, target);
+          }
+        });
+    return Collections.unmodifiableSequencedMap(targets);
+  }
+
+  /** A GPU as the reconcile last observed it; empty when NVML failed on it. */
+  public Optional<ObservedGpu> observed(GpuIndex gpu) {
+    return observed.gpus().stream().filter(g -> g.index().equals(gpu)).findFirst();
+  }
+
+  /**
+   * Whether every GPU with a result was observed after the reconcile (and the GPUs could be
+   * listed), so what the outcome shows of the node is complete.
+   */
+  public boolean observedEveryGpu() {
+    return error.isEmpty() && gpus.keySet().stream().allMatch(gpu -> observed(gpu).isPresent());
+  }
+
   /** The node's state. */
   public GpuResult.State state() {
     if (!error.isEmpty()) {
       return GpuResult.State.FAILED;
     }
-    return results.values().stream()
-        .map(GpuResult::state)
+    return gpus.values().stream()
+        .map(g -> g.result().state())
         .filter(GpuResult.State::counts)
         .max(Comparator.comparingInt(GpuResult.State::severity))
         .orElse(GpuResult.State.SUCCESS);
@@ -71,7 +135,7 @@ public record Outcome(
     if (!error.isEmpty()) {
       return error;
     }
-    return results.entrySet().stream()
+    return results().entrySet().stream()
         .filter(e -> e.getValue().state().counts())
         .filter(e -> e.getValue().state() != GpuResult.State.SUCCESS)
         .max(Comparator.comparingInt(e -> e.getValue().state().severity()))

@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * (triggers that arrive while a run is under way or waiting collapse into one run), every resync
  * period, and after a run that did not reach the target, with backoff. It never asks what the
  * trigger was. A run that throws anything is logged with its stack and retried with backoff: the
- * thread ends only on {@link #close()}. {@link #isLive()} turns false when no run has completed for
- * the liveness timeout.
+ * thread ends only on {@link #close()}. Each outcome goes to the {@link OutcomeListeners}, each of
+ * which fails on its own; a listener that threw makes the loop retry with backoff, but the run has
+ * completed all the same. {@link #isLive()} turns false when no run has completed for the liveness
+ * timeout.
  */
 public final class ReconcileLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
@@ -26,7 +28,7 @@ public final class ReconcileLoop implements AutoCloseable {
   private final Reconciler reconciler;
   private final Supplier<Desired> intent;
   private final ReconcileSettings settings;
-  private final List<OutcomeListener> listeners;
+  private final OutcomeListeners listeners;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition wake = lock.newCondition();
   private final Thread thread;
@@ -36,17 +38,29 @@ public final class ReconcileLoop implements AutoCloseable {
   private int failures;
   private long lastCompletedNanos = System.nanoTime();
 
-  /** A loop over a reconciler; {@code intent} gives the current intent at each run. */
+  /**
+   * A loop over a reconciler; {@code intent} gives the current intent at each run, {@code
+   * listeners} are told of each outcome.
+   */
+  public ReconcileLoop(
+      Reconciler reconciler,
+      Supplier<Desired> intent,
+      ReconcileSettings settings,
+      OutcomeListeners listeners) {
+    this.reconciler = reconciler;
+    this.intent = intent;
+    this.settings = settings;
+    this.listeners = listeners;
+    this.thread = Thread.ofPlatform().name("migd-reconciler").daemon(true).unstarted(this::run);
+  }
+
+  /** A loop telling {@code listeners} in this order ({@link OutcomeListeners#of}). */
   public ReconcileLoop(
       Reconciler reconciler,
       Supplier<Desired> intent,
       ReconcileSettings settings,
       List<OutcomeListener> listeners) {
-    this.reconciler = reconciler;
-    this.intent = intent;
-    this.settings = settings;
-    this.listeners = List.copyOf(listeners);
-    this.thread = Thread.ofPlatform().name("migd-reconciler").daemon(true).unstarted(this::run);
+    this(reconciler, intent, settings, OutcomeListeners.of(listeners));
   }
 
   /** Starts the loop; the first run starts at once. */
@@ -83,8 +97,9 @@ public final class ReconcileLoop implements AutoCloseable {
 
   /**
    * Whether a run has completed (or the loop started) within the liveness timeout. A run completes
-   * when the reconciler returned an outcome and every listener took it; an ordinary backoff or
-   * resync wait never exceeds the timeout.
+   * when the reconciler returned an outcome and the listeners were told of it, whether or not one
+   * of them threw (each is logged and counted on its own); an ordinary backoff or resync wait never
+   * exceeds the timeout.
    */
   public boolean isLive() {
     lock.lock();
@@ -187,24 +202,19 @@ public final class ReconcileLoop implements AutoCloseable {
       outcome = Outcome.failed(generation, "reconcile failed: " + e, Instant.now());
       completed = false;
     }
+    boolean told = true;
     if (desired != null) {
-      for (OutcomeListener listener : listeners) {
-        try {
-          listener.reconciled(desired, outcome);
-        } catch (Throwable e) {
-          log.error(
-              "outcome listener failed listener={} generation={} error=\"{}\"",
-              listener,
-              generation,
-              e.toString(),
-              e);
-          completed = false;
-        }
+      try {
+        told = listeners.tell(desired, outcome);
+      } catch (Throwable e) {
+        // tell() catches per listener; this guards against whatever escapes that
+        log.error("outcome listeners failed generation={} error=\"{}\"", generation, e, e);
+        told = false;
       }
     }
     lock.lock();
     try {
-      failures = completed && outcome.succeeded() ? 0 : failures + 1;
+      failures = completed && told && outcome.succeeded() ? 0 : failures + 1;
       last = outcome;
       if (completed) {
         lastCompletedNanos = System.nanoTime();
@@ -213,12 +223,14 @@ public final class ReconcileLoop implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    if (!completed || !outcome.succeeded()) {
+    if (!completed || !told || !outcome.succeeded()) {
       log.info(
           "reconcile did not reach the target state={} retry_in={} reason=\"{}\"",
           completed ? outcome.state().wireName() : "failed",
           settings.delayAfter(failures),
-          completed ? outcome.reason() : "the run threw (see above)");
+          completed
+              ? (told ? outcome.reason() : "a listener failed (see above)")
+              : "the run threw (see above)");
     }
   }
 

@@ -120,9 +120,27 @@ public final class Reconciler {
       ProgressListener listener,
       GpuReset reset,
       RebootPolicy reboot) {
+    return over(
+        new NodeObserver(nvml, catalog), nvml, catalog, configs, usage, listener, reset, reboot);
+  }
+
+  /**
+   * As {@link #over(Nvml, GpuModelCatalog, ConfigLookup, UsageSource, ProgressListener, GpuReset,
+   * RebootPolicy)}, observing through {@code observer}: the node's one observer, which the daemon's
+   * {@link NodeSnapshot} shares.
+   */
+  public static Reconciler over(
+      NodeObserver observer,
+      Nvml nvml,
+      GpuModelCatalog catalog,
+      ConfigLookup configs,
+      UsageSource usage,
+      ProgressListener listener,
+      GpuReset reset,
+      RebootPolicy reboot) {
     ProgressListener oneAtATime = ProgressListener.oneAtATime(listener);
     return new Reconciler(
-        new NodeObserver(nvml, catalog),
+        observer,
         new ModelSource(nvml, catalog),
         configs,
         usage,
@@ -143,16 +161,11 @@ public final class Reconciler {
     return new ProcessUsage(nvml::processName);
   }
 
-  /** What the intent means on this node now: a target, or why there can be none, per GPU. */
-  public sealed interface Resolution {
-    /** The GPU should look like this. */
-    record Target(GpuTarget target) implements Resolution {}
-
-    /** The intent cannot apply to this GPU. */
-    record Unreachable(String reason) implements Resolution {}
-  }
-
-  /** Resolves the intent against what was observed. */
+  /**
+   * Resolves the intent against what was observed: a target, or why there can be none, for each GPU
+   * the intent names; GPUs it does not select are absent. Only the reconcile and its dry runs
+   * ({@link #plan}) resolve; surfaces read the resolution from the {@link Outcome}.
+   */
   public SequencedMap<GpuIndex, Resolution> resolve(Desired desired, ObservedNode observed) {
     return decider.resolve(desired, observed);
   }
@@ -192,8 +205,9 @@ public final class Reconciler {
           pool.each(
               andResolved(observed, resolutions),
               gpu ->
-                  unplanned(desired, gpu, observed, resolutions.get(gpu))
-                      .orElseGet(() -> decide(gpu, resolutions.get(gpu), observed, usage)));
+                  unplanned(desired, gpu, observed, resolutionOf(resolutions, gpu))
+                      .orElseGet(
+                          () -> decide(gpu, resolutionOf(resolutions, gpu), observed, usage)));
       var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
       resolutions.forEach(
           (gpu, resolution) -> {
@@ -211,6 +225,9 @@ public final class Reconciler {
       return gpus.decide(resolution, gpu, observed, usage);
     } catch (NvmlException e) {
       return Decision.Failed.of("deciding for GPU " + gpu, e);
+    } catch (RuntimeException e) {
+      log.error("gpu={} deciding failed, a bug in migd; the other GPUs go on", gpu, e);
+      return Decision.Failed.unexpected("deciding for GPU " + gpu, e);
     }
   }
 
@@ -230,24 +247,46 @@ public final class Reconciler {
     }
     SequencedMap<GpuIndex, Resolution> resolutions = resolve(desired, observed);
     Usage usage = usageSource.usage(observed);
-    SequencedMap<GpuIndex, GpuResult> results =
+    SequencedMap<GpuIndex, Outcome.Gpu> reconciled =
         pool.each(
             andResolved(observed, resolutions),
-            gpu ->
-                unplanned(desired, gpu, observed, resolutions.get(gpu))
-                    .map(GpuResult::of)
-                    .orElseGet(
-                        () -> reconcileGpu(desired, resolutions.get(gpu), gpu, observed, usage)));
-    var ended = modeChange.rebootIfNeeded(desired.generation(), results);
+            gpu -> {
+              Resolution resolution = resolutionOf(resolutions, gpu);
+              return unplanned(desired, gpu, observed, resolution)
+                  .map(decision -> new Outcome.Gpu(resolution, decision, GpuResult.of(decision)))
+                  .orElseGet(() -> reconcileGpu(desired, resolution, gpu, observed, usage));
+            });
+    SequencedMap<GpuIndex, Outcome.Gpu> ended = rebootIfNeeded(desired.generation(), reconciled);
     ended.forEach(
-        (gpu, result) ->
+        (gpu, entry) ->
             log.info(
                 "gpu={} state={} generation={} reason=\"{}\"",
                 gpu,
-                result.state().wireName(),
+                entry.result().state().wireName(),
                 desired.generation(),
-                result.reason()));
-    return new Outcome(desired.generation(), ended, after(observed, ended), clock.instant());
+                entry.result().reason()));
+    return new Outcome(desired.generation(), ended, after(observed, ended), "", clock.instant());
+  }
+
+  /** The GPUs' entries with the results {@link ModeChange#rebootIfNeeded} gives. */
+  private SequencedMap<GpuIndex, Outcome.Gpu> rebootIfNeeded(
+      long generation, SequencedMap<GpuIndex, Outcome.Gpu> reconciled) {
+    var results = new LinkedHashMap<GpuIndex, GpuResult>();
+    reconciled.forEach((gpu, entry) -> results.put(gpu, entry.result()));
+    var ended = new LinkedHashMap<GpuIndex, Outcome.Gpu>();
+    modeChange
+        .rebootIfNeeded(generation, results)
+        .forEach(
+            (gpu, result) -> {
+              Outcome.Gpu entry = reconciled.get(gpu);
+              ended.put(gpu, new Outcome.Gpu(entry.resolution(), entry.decision(), result));
+            });
+    return ended;
+  }
+
+  private static Resolution resolutionOf(
+      SequencedMap<GpuIndex, Resolution> resolutions, GpuIndex gpu) {
+    return resolutions.getOrDefault(gpu, new Resolution.Unselected());
   }
 
   /**
@@ -255,14 +294,14 @@ public final class Reconciler {
    * observation; the others are observed again (one NVML fails on keeps the error, as one that
    * could not be observed at first does).
    */
-  private ObservedNode after(ObservedNode before, SequencedMap<GpuIndex, GpuResult> results) {
+  private ObservedNode after(ObservedNode before, SequencedMap<GpuIndex, Outcome.Gpu> results) {
     record Again(ObservedGpu gpu, NvmlException error) {}
     var again =
         pool.each(
             before.gpus().stream().map(ObservedGpu::index).toList(),
             gpu -> {
               boolean untouched =
-                  switch (results.get(gpu)) {
+                  switch (results.get(gpu).result()) {
                     case GpuResult.InSync _, GpuResult.Unmanaged _, GpuResult.Infeasible _ -> true;
                     case GpuResult.Applied _,
                         GpuResult.Applying _,
@@ -280,6 +319,10 @@ public final class Reconciler {
               } catch (NvmlException e) {
                 log.warn("gpu={} cannot be observed after its reconcile: {}", gpu, e.getMessage());
                 return new Again(null, e);
+              } catch (RuntimeException e) {
+                // not NVML's: the first observation stands, and the next reconcile looks again
+                log.error("gpu={} observing after its reconcile failed, a bug in migd", gpu, e);
+                return null;
               }
             });
     ObservedNode after = before;
@@ -290,13 +333,19 @@ public final class Reconciler {
     return after;
   }
 
-  private GpuResult reconcileGpu(
+  /** One GPU's reconcile; an error while deciding fails this GPU only, before it is touched. */
+  private Outcome.Gpu reconcileGpu(
       Desired desired, Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
+    Decision failed;
     try {
       return gpus.reconcile(desired, resolution, gpu, observed, usage, true);
     } catch (NvmlException e) {
-      return GpuResult.Failed.nvml("reconciling GPU " + gpu, e);
+      failed = Decision.Failed.of("reconciling GPU " + gpu, e);
+    } catch (RuntimeException e) {
+      log.error("gpu={} reconcile failed, a bug in migd; the other GPUs go on", gpu, e);
+      failed = Decision.Failed.unexpected("reconciling GPU " + gpu, e);
     }
+    return new Outcome.Gpu(resolution, failed, GpuResult.of(failed));
   }
 
   /** The node's GPUs, then any GPU the intent names that the node lacks, in that order. */
@@ -317,7 +366,9 @@ public final class Reconciler {
               ? Decision.Failed.of("observing GPU " + gpu, unseen)
               : new Decision.Unmanaged());
     }
-    return resolution == null ? Optional.of(new Decision.Unmanaged()) : Optional.empty();
+    return resolution instanceof Resolution.Unselected
+        ? Optional.of(new Decision.Unmanaged())
+        : Optional.empty();
   }
 
   /**

@@ -2,12 +2,14 @@ package io.migd.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuInstanceSpec;
 import io.migd.layout.GpuTarget;
 import io.migd.layout.LayoutMatch;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.TargetResolver;
+import io.migd.plan.Decision;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigParser;
@@ -56,6 +58,37 @@ class GpuIsolationIT {
   }
 
   @Test
+  void anExceptionThatIsNotNvmlsOnOneGpuFailsThatGpuAndTheOthersAreReshaped() {
+    node.reset(THREE_A100);
+    // a client NVML does not list holds GPU 1, so its MIG mode change waits for a reset, and
+    // that reset hits a bug in migd
+    node.sim.require("attach", "--gpu", "1", "--holder", "--pid", "4242");
+    GpuReset reset =
+        gpu -> {
+          if (gpu.index().value() == 1) {
+            throw new IllegalStateException("a bug while resetting");
+          }
+          var result = node.sim.resetGpu(gpu.index().value());
+          return GpuReset.Result.of(result.succeeded(), result.output());
+        };
+    Outcome outcome =
+        node.reconciler(shipped, RebootPolicy.DISABLED, ProgressListener.NONE, reset)
+            .reconcile(Desired.config(Desired.Source.FILE, "all-7g.40gb", 1));
+    node.sim.require("detach", "--pid", "4242");
+
+    var broken = outcome.gpus().get(new GpuIndex(1));
+    assertThat(broken.result()).isInstanceOf(GpuResult.Failed.class);
+    assertThat(broken.result().reason())
+        .contains("GPU 1")
+        .contains("IllegalStateException")
+        .contains("a bug while resetting");
+    assertThat(broken.decision()).isInstanceOf(Decision.Change.class);
+    assertThat(outcome.error()).isEmpty();
+    assertThat(outcome.observed(new GpuIndex(1))).isPresent();
+    assertReached(outcome, "all-7g.40gb", 0, 2);
+  }
+
+  @Test
   void aGpuWhoseStepFailsDoesNotStopTheOtherGpusSteps() {
     node.reset(THREE_A100);
     node.sim.require(
@@ -96,6 +129,9 @@ class GpuIsolationIT {
     assertThat(outcome.results().get(new GpuIndex(0))).isInstanceOf(GpuResult.Unmanaged.class);
     assertThat(outcome.results().get(new GpuIndex(2)).state()).isEqualTo(GpuResult.State.UNMANAGED);
     assertThat(outcome.results().get(new GpuIndex(1))).isInstanceOf(GpuResult.Applied.class);
+    assertThat(outcome.gpus().get(new GpuIndex(0)).resolution())
+        .isEqualTo(new Resolution.Unselected());
+    assertThat(outcome.gpus().get(new GpuIndex(0)).decision()).isEqualTo(new Decision.Unmanaged());
     assertThat(outcome.state()).isEqualTo(GpuResult.State.SUCCESS);
     assertThat(node.observe().gpus().get(0).migMode().current()).isFalse();
 

@@ -83,6 +83,37 @@ class ReconcileLoopIT {
   }
 
   @Test
+  void aListenerThatAlwaysThrowsStopsNeitherTheListenersAfterItNorLiveness() throws Exception {
+    var shipped = MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
+    try (var node = SimulatedNode.start("A100-SXM4-40GB")) {
+      var toldAfter = new AtomicInteger();
+      List<OutcomeListener> listeners =
+          List.of(
+              (desired, outcome) -> {
+                throw new IllegalStateException("a surface that always throws");
+              },
+              (desired, outcome) -> toldAfter.incrementAndGet());
+      Duration liveness = Duration.ofMillis(500);
+      var settings =
+          new ReconcileSettings(
+              Duration.ofHours(1), Duration.ofMillis(20), Duration.ofMillis(40), liveness);
+      try (var loop =
+          new ReconcileLoop(
+              node.reconciler(shipped, RebootPolicy.DISABLED),
+              () -> Desired.config(Desired.Source.FILE, "all-7g.40gb", 1),
+              settings,
+              listeners)) {
+        loop.start();
+        // the failing listener makes the loop retry; 30 retries at 20 ms or more each outlast the
+        // liveness timeout, so liveness is still up only because those runs completed
+        await().atMost(Duration.ofSeconds(60)).until(() -> toldAfter.get() >= 30);
+        assertThat(loop.isLive()).isTrue();
+        assertThat(loop.lastOutcome().orElseThrow().succeeded()).isTrue();
+      }
+    }
+  }
+
+  @Test
   void livenessTurnsDownWhenRunsStopCompletingAndUpOnceOneCompletes() throws Exception {
     var shipped = MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
     try (var node = SimulatedNode.start("A100-SXM4-40GB")) {

@@ -11,6 +11,7 @@ import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.TargetResolver;
 import io.migd.layout.Usage;
+import io.migd.plan.Decision;
 import io.migd.plan.Step;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.MigConfig;
@@ -351,6 +352,24 @@ class ReconcilerIT {
         .containsOnly(
             java.util.Map.entry(ProfileName.parse("3g.20gb"), new Sharing.Mps(2)),
             java.util.Map.entry(ProfileName.parse("1g.5gb"), new Sharing.TimeSliced(3)));
+
+    Outcome outcome = node.reconciler(file, RebootPolicy.DISABLED).reconcile(config("shared", 1));
+
+    // the surfaces share from the outcome: it carries what the reconcile resolved and decided
+    assertThat(outcome.succeeded()).as(outcome.reason()).isTrue();
+    assertThat(outcome.targets()).isEqualTo(targets);
+    var t4 = outcome.gpus().get(new GpuIndex(0));
+    assertThat(t4.resolution()).isEqualTo(new Resolution.Target(targets.get(new GpuIndex(0))));
+    assertThat(t4.decision()).isEqualTo(new Decision.InSync());
+    var a100Outcome = outcome.gpus().get(new GpuIndex(1));
+    assertThat(a100Outcome.decision())
+        .isInstanceOfSatisfying(
+            Decision.Change.class,
+            change ->
+                assertThat(a100Outcome.result())
+                    .isInstanceOfSatisfying(
+                        GpuResult.Applied.class,
+                        applied -> assertThat(applied.plan()).isEqualTo(change.plan())));
   }
 
   @Test

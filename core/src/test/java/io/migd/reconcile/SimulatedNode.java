@@ -54,6 +54,12 @@ public final class SimulatedNode implements AutoCloseable {
           var result = sim.resetGpu(gpu.index().value());
           return GpuReset.Result.of(result.succeeded(), result.output());
         };
+    return reconciler(configs, reboot, listener, reset);
+  }
+
+  /** A reconciler over this node that resets a GPU with {@code reset}. */
+  Reconciler reconciler(
+      MigConfigFile configs, RebootPolicy reboot, ProgressListener listener, GpuReset reset) {
     return Reconciler.over(nvml, CATALOG, configs::config, listener, reset, reboot);
   }
 

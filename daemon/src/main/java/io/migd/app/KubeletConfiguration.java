@@ -14,7 +14,6 @@ import io.migd.kubelet.PodResourcesClient;
 import io.migd.metrics.DeviceMetrics;
 import io.migd.mps.MpsPaths;
 import io.migd.reconcile.NodeSnapshot;
-import io.migd.reconcile.Reconciler;
 import io.migd.reconcile.UsageSource;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -83,16 +81,11 @@ class KubeletConfiguration {
 
   @Bean(initMethod = "start", destroyMethod = "close")
   KubeletSurface kubeletSurface(
-      NvmlSession session,
-      ObjectProvider<Reconciler> reconciler,
-      DevicePlugins plugins,
-      DeviceHealth health,
-      MigdProperties properties) {
+      NvmlSession session, DevicePlugins plugins, DeviceHealth health, MigdProperties properties) {
     return new KubeletSurface(
-        (desired, observed) -> reconciler.getObject().resolve(desired, observed),
         publisher(plugins, properties),
         health,
-        cdiRefresh(properties),
+        CommandCdiRefresh.of(properties, CDI_TIMEOUT),
         KubeletSurface.nvmlAnswers(session.nvml()),
         new KubeletSurface.Settings(
             properties.strategy(),
@@ -134,19 +127,5 @@ class KubeletConfiguration {
       return inventory -> {};
     }
     return plugins::publish;
-  }
-
-  private static KubeletSurface.CdiRefresh cdiRefresh(MigdProperties properties) {
-    if (!properties.cdi().enabled()) {
-      return KubeletSurface.CdiRefresh.NONE;
-    }
-    var command = properties.cdi().refreshCommand();
-    return () -> {
-      ExternalCommand.Ran ran = ExternalCommand.run(command, CDI_TIMEOUT);
-      if (!ran.succeeded()) {
-        throw new IllegalStateException(ran.describe());
-      }
-      log.info("CDI specs refreshed: {}", String.join(" ", command));
-    };
   }
 }

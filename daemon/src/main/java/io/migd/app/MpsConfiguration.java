@@ -1,36 +1,29 @@
 package io.migd.app;
 
-import io.migd.devices.NodeSharing;
 import io.migd.kubelet.KubeletSurface;
-import io.migd.layout.GpuIndex;
-import io.migd.layout.GpuTarget;
 import io.migd.mps.MpsDaemons;
 import io.migd.mps.MpsListener;
 import io.migd.mps.MpsPaths;
 import io.migd.mps.ProcessMpsControl;
 import io.migd.profiles.GpuModelCatalog;
-import io.migd.reconcile.OutcomeListener;
 import io.migd.reconcile.ProcessUsage;
-import io.migd.reconcile.Reconciler;
 import io.migd.reconcile.UsageSource;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.DependsOn;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 
 /**
  * The MPS control daemons of MPS-shared GPUs and slices (docs/contract.md, MPS): started after each
- * reconcile, told to quit before their slice goes, checked every {@code migd.mps.check-interval}
- * and started again when gone, and the usage that never counts their servers as users.
+ * reconcile ({@link io.migd.mps.MpsSync}, among the {@link Surfaces}), told to quit before their
+ * slice goes, checked every {@code migd.mps.check-interval} and started again when gone, and the
+ * usage that never counts their servers as users.
  */
 @Configuration(proxyBeanMethods = false)
 @DependsOn({"stateLock", "nvmlSession"})
@@ -40,21 +33,9 @@ class MpsConfiguration {
 
   @Bean
   MpsDaemons mpsDaemons(
-      MigdProperties properties,
-      GpuModelCatalog catalog,
-      ObjectProvider<KubeletSurface> kubeletSurface) {
-    MpsListener health =
-        new MpsListener() {
-          @Override
-          public void daemonDown(String uuid) {
-            kubeletSurface.ifAvailable(s -> s.daemonDown(uuid));
-          }
-
-          @Override
-          public void daemonUp(String uuid) {
-            kubeletSurface.ifAvailable(s -> s.daemonUp(uuid));
-          }
-        };
+      MigdProperties properties, GpuModelCatalog catalog, Optional<KubeletSurface> kubeletSurface) {
+    // a daemon gone makes its replicas unhealthy on the kubelet surface, when there is one
+    MpsListener health = kubeletSurface.<MpsListener>map(k -> k).orElse(MpsListener.NONE);
     var daemons =
         new MpsDaemons(
             new ProcessMpsControl(properties.mps().controlCommand(), COMMAND_TIMEOUT),
@@ -69,35 +50,6 @@ class MpsConfiguration {
   @Bean
   UsageSource processUsage(NvmlSession session, MpsDaemons daemons) {
     return new ProcessUsage(session.nvml()::processName, daemons::isServer);
-  }
-
-  /** Runs first, so a daemon is up before the kubelet is shown its replicas. */
-  @Bean
-  @Order(Ordered.HIGHEST_PRECEDENCE)
-  OutcomeListener mpsSync(MpsDaemons daemons, ObjectProvider<Reconciler> reconciler) {
-    return (desired, outcome) -> {
-      if (!outcome.error().isEmpty()) {
-        return;
-      }
-      try {
-        var targets = new HashMap<GpuIndex, GpuTarget>();
-        reconciler
-            .getObject()
-            .resolve(desired, outcome.observed())
-            .forEach(
-                (gpu, resolution) -> {
-                  if (resolution instanceof Reconciler.Resolution.Target(var target)) {
-                    targets.put(gpu, target);
-                  }
-                });
-        daemons.reconciled(outcome.observed(), NodeSharing.of(targets));
-      } catch (RuntimeException e) {
-        log.error(
-            "mps daemons could not be brought in line with the intent; the next reconcile"
-                + " tries again",
-            e);
-      }
-    };
   }
 
   @Bean(destroyMethod = "shutdownNow")

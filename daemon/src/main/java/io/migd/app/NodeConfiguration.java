@@ -9,12 +9,10 @@ import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.ReconcileLoop;
-import io.migd.reconcile.Reconciler;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
@@ -76,7 +74,7 @@ class NodeConfiguration {
 
     /**
      * The state, the Events and, unless {@code migd.node.capacity-labels=false}, the capacity
-     * labels, from the node as each reconcile left it and the intent's replicas.
+     * labels, from each outcome: the node as the reconcile left it and the sharing it resolved.
      */
     @Bean
     NodeStateWriter nodeStateWriter(
@@ -84,13 +82,10 @@ class NodeConfiguration {
         @Value("${NODE_NAME}") String nodeName,
         WriterThread writerThread,
         MigdProperties properties,
-        ObjectProvider<Reconciler> reconciler,
         IntentService intents) {
       CapacityLabels.Source capacity =
           properties.node().capacityLabels()
-              ? CapacityLabels.Source.inventory(
-                  (desired, observed) -> reconciler.getObject().resolve(desired, observed),
-                  properties.strategy())
+              ? CapacityLabels.Source.inventory(properties.strategy())
               : CapacityLabels.Source.OFF;
       return new NodeStateWriter(
           client, nodeName.strip(), writerThread.executor(), capacity, intents::current);

@@ -1,8 +1,9 @@
 package io.migd.app;
 
+import io.migd.layout.NodeObserver;
 import io.migd.metrics.NvmlCallCounter;
+import io.migd.profiles.GpuModelCatalog;
 import io.migd.reconcile.NodeSnapshot;
-import io.migd.reconcile.Reconciler;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -14,10 +15,16 @@ class NvmlConfiguration {
     return NvmlConnector.open(properties, calls);
   }
 
-  /** The node as the last reconcile (or XID) left it, over the reconciler's observer. */
+  /** The node's one observer: the reconciler and the node snapshot share it. */
   @Bean
-  NodeSnapshot nodeSnapshot(NvmlSession session, Reconciler reconciler, MigdProperties properties) {
+  NodeObserver nodeObserver(NvmlSession session, GpuModelCatalog catalog) {
+    return new NodeObserver(session.nvml(), catalog);
+  }
+
+  /** The node as the last reconcile (or XID) left it, over the node's one observer. */
+  @Bean
+  NodeSnapshot nodeSnapshot(NvmlSession session, NodeObserver observer, MigdProperties properties) {
     return new NodeSnapshot(
-        reconciler.observer(), session.nvml(), session.resets(), properties.nvml().resetWait());
+        observer, session.nvml(), session.resets(), properties.nvml().resetWait());
   }
 }

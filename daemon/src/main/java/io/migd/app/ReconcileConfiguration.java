@@ -1,35 +1,33 @@
 package io.migd.app;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.migd.devices.KubeletUsage;
-import io.migd.execute.ProgressListener;
 import io.migd.kubelet.KubeletSurface;
+import io.migd.layout.NodeObserver;
+import io.migd.metrics.DeviceMetrics;
 import io.migd.metrics.ReconcileMetrics;
 import io.migd.mps.MpsDaemons;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
-import io.migd.profiles.ConfigFileException;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigWriter;
-import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
+import io.migd.reconcile.GpuReset;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
 import io.migd.reconcile.LayoutProgress;
-import io.migd.reconcile.OutcomeListener;
+import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.reconcile.Reconciler;
 import io.migd.reconcile.UsageSource;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.availability.ApplicationAvailability;
-import org.springframework.boot.availability.AvailabilityChangeEvent;
-import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ApplicationEventPublisher;
@@ -48,37 +46,11 @@ class ReconcileConfiguration {
     return GpuModelCatalog.builtIn();
   }
 
-  /**
-   * The config file as read at start. Standalone, a file that cannot be read or parsed stops the
-   * start (exit 2). On a Kubernetes node ({@code NODE_NAME} set) migd starts anyway, so the kubelet
-   * keeps its device plugin, and every GPU a named config would select ends {@code failed} with the
-   * file's problem, which the Node's state shows.
-   */
-  record LoadedConfigFile(MigConfigFile file, Optional<String> problem) implements ConfigLookup {
-    @Override
-    public Optional<io.migd.profiles.MigConfig> config(String name) {
-      return file.config(name);
-    }
-  }
-
+  /** The config file as read at start; {@link LoadedConfigFile#load} says what a bad one means. */
   @Bean
   LoadedConfigFile loadedConfigFile(
       MigdProperties properties, GpuModelCatalog catalog, @Value("${NODE_NAME:}") String nodeName) {
-    try {
-      return new LoadedConfigFile(
-          ConfigFiles.load(properties.configFile(), catalog), Optional.empty());
-    } catch (ConfigFileException e) {
-      if (nodeName.isBlank()) {
-        throw e;
-      }
-      log.error(
-          "{}; node {} reports it as failed until the file is fixed and migd restarted",
-          e.getMessage(),
-          nodeName.strip());
-      // one line: the node's reason is an annotation, and parser messages span several
-      String problem = e.getMessage().strip().replaceAll("\\s+", " ");
-      return new LoadedConfigFile(MigConfigFile.of(List.of()), Optional.of(problem));
-    }
+    return LoadedConfigFile.load(properties.configFile(), catalog, nodeName);
   }
 
   @Bean
@@ -138,6 +110,35 @@ class ReconcileConfiguration {
     }
   }
 
+  /**
+   * The daemon's surfaces, in their one order ({@link Surfaces#of}); the kubelet and Node ones only
+   * when switched on.
+   */
+  @Bean
+  Surfaces surfaces(
+      MpsDaemons mpsDaemons,
+      NodeSnapshot snapshot,
+      Optional<KubeletSurface> kubeletSurface,
+      Optional<NodeStateWriter> nodeStateWriter,
+      LayoutProgress layoutProgress,
+      ReconcileMetrics metrics,
+      Optional<DeviceMetrics> deviceMetrics,
+      IntentService intents,
+      ApplicationEventPublisher events,
+      MeterRegistry registry) {
+    return Surfaces.of(
+        mpsDaemons,
+        snapshot,
+        kubeletSurface,
+        nodeStateWriter,
+        layoutProgress,
+        metrics,
+        deviceMetrics,
+        intents,
+        events,
+        registry);
+  }
+
   /** Nothing touches the GPUs before this daemon holds the state lock. */
   @Bean
   @DependsOn("stateLock")
@@ -146,29 +147,21 @@ class ReconcileConfiguration {
       GpuModelCatalog catalog,
       LoadedConfigFile configs,
       MigdProperties properties,
-      ObjectProvider<KubeletUsage> kubeletUsage,
-      ObjectProvider<KubeletSurface> kubeletSurface,
-      ObjectProvider<NodeStateWriter> nodeStateWriter,
-      LayoutProgress layoutProgress,
+      Optional<KubeletUsage> kubeletUsage,
+      UsageSource processUsage,
+      Optional<KubeletSurface> kubeletSurface,
+      Surfaces surfaces,
       ReconcileMetrics metrics,
-      MpsDaemons mpsDaemons,
-      UsageSource processUsage) {
-    KubeletSurface surface = kubeletSurface.getIfAvailable();
-    KubeletUsage usage = kubeletUsage.getIfAvailable();
-    var progress = new java.util.ArrayList<ProgressListener>();
-    // quit goes to an MPS daemon before the plan destroys its slice
-    progress.add(mpsDaemons);
-    kubeletSurface.ifAvailable(progress::add);
-    nodeStateWriter.ifAvailable(progress::add);
-    progress.add(layoutProgress);
-    progress.add(metrics);
+      NodeObserver observer) {
+    GpuReset reset = kubeletSurface.map(k -> k.watching(session.reset())).orElse(session.reset());
     return Reconciler.over(
+            observer,
             session.nvml(),
             catalog,
             configs,
-            usage == null ? processUsage : usage,
-            ProgressListener.all(progress),
-            metrics.timing(surface == null ? session.reset() : surface.watching(session.reset())),
+            UsageSelection.daemon(kubeletUsage, processUsage),
+            surfaces.progress(),
+            metrics.timing(reset),
             metrics.timing(new CommandReboot(properties)))
         .withParallelism(properties.reconcile().parallelism());
   }
@@ -182,33 +175,12 @@ class ReconcileConfiguration {
     return new LayoutProgress();
   }
 
-  /**
-   * Records which GPUs an intent was first resolved against, so a swapped GPU is never reshaped.
-   */
-  @Bean
-  OutcomeListener gpuUuidRecorder(IntentService intents, NvmlSession session) {
-    return (desired, outcome) -> {
-      if (!desired.gpuUuids().isEmpty() || outcome.results().isEmpty()) {
-        return;
-      }
-      var uuids = new java.util.TreeMap<Integer, String>();
-      outcome
-          .results()
-          .keySet()
-          .forEach(
-              gpu ->
-                  uuids.put(
-                      gpu.value(), session.nvml().uuid(session.nvml().deviceByIndex(gpu.value()))));
-      intents.recordUuids(desired.generation(), uuids);
-    };
-  }
-
   @Bean(destroyMethod = "close")
   ReconcileLoop reconcileLoop(
       Reconciler reconciler,
       IntentService intents,
       MigdProperties properties,
-      List<OutcomeListener> listeners,
+      Surfaces surfaces,
       LayoutProgress progress,
       ReconcileMetrics metrics) {
     Supplier<Desired> started = metrics.timing(intents::current);
@@ -224,7 +196,7 @@ class ReconcileConfiguration {
             Duration.ofSeconds(1),
             properties.reconcile().maxBackoff(),
             properties.health().livenessTimeout()),
-        listeners);
+        surfaces.outcomes());
   }
 
   /** The loop starts once the web server listens, so probes answer before the kubelet is served. */
@@ -241,13 +213,6 @@ class ReconcileConfiguration {
       ApplicationAvailability availability,
       MigdProperties properties) {
     return new LoopAvailability(loop, events, availability, properties.health().livenessTimeout());
-  }
-
-  /** Tells Spring Boot the node is ready to serve once the first reconcile has ended. */
-  @Bean
-  OutcomeListener readinessPublisher(ApplicationEventPublisher events) {
-    return (desired, outcome) ->
-        AvailabilityChangeEvent.publish(events, outcome, ReadinessState.ACCEPTING_TRAFFIC);
   }
 
   /** The last reconcile in /actuator/health; out of service until the first one ended. */

@@ -4,7 +4,7 @@ import io.migd.devices.KubeletUsage;
 import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.UsageSource;
 import io.migd.rest.RestNode;
-import org.springframework.beans.factory.ObjectProvider;
+import java.util.Optional;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
@@ -19,8 +19,7 @@ class RestConfiguration {
   /** The node snapshot; usage as the reconciler reads it. */
   @Bean
   RestNode restNode(
-      NodeSnapshot snapshot, ObjectProvider<KubeletUsage> kubeletUsage, UsageSource processUsage) {
-    KubeletUsage usage = kubeletUsage.getIfAvailable();
-    return new RestNode(snapshot, usage == null ? processUsage : usage);
+      NodeSnapshot snapshot, Optional<KubeletUsage> kubeletUsage, UsageSource processUsage) {
+    return new RestNode(snapshot, UsageSelection.daemon(kubeletUsage, processUsage));
   }
 }

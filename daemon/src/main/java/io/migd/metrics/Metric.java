@@ -110,7 +110,12 @@ public enum Metric {
       "NVML calls by function and return code",
       Type.COUNTER,
       "function",
-      "result");
+      "result"),
+  LISTENER_FAILURES_TOTAL(
+      "migd_listener_failures_total",
+      "surfaces told of a reconcile's progress or outcome that threw, by listener",
+      Type.COUNTER,
+      "listener");
 
   /** How Prometheus types the metric. */
   public enum Type {

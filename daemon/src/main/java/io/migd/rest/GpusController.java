@@ -1,13 +1,16 @@
 package io.migd.rest;
 
 import io.migd.api.rest.GpuStatus;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
-import io.migd.reconcile.IntentService;
-import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.Outcome;
+import io.migd.reconcile.ReconcileLoop;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -23,13 +26,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(value = "/api/v1", produces = MediaType.APPLICATION_JSON_VALUE)
 class GpusController {
   private final RestNode node;
-  private final IntentService intents;
-  private final Reconciler reconciler;
+  private final ReconcileLoop loop;
 
-  GpusController(RestNode node, IntentService intents, Reconciler reconciler) {
+  GpusController(RestNode node, ReconcileLoop loop) {
     this.node = node;
-    this.intents = intents;
-    this.reconciler = reconciler;
+    this.loop = loop;
   }
 
   @io.swagger.v3.oas.annotations.Operation(
@@ -41,13 +42,13 @@ class GpusController {
   List<GpuStatus> gpus() {
     ObservedNode observed = node.snapshot().withLiveProcesses(node.snapshot().latest());
     Usage usage = node.usage().usage(observed);
-    var resolved = reconciler.resolve(intents.current(), observed);
+    // the replicas the last reconcile resolved; the outcome is their one source
+    Map<GpuIndex, GpuTarget> targets =
+        loop.lastOutcome().<Map<GpuIndex, GpuTarget>>map(Outcome::targets).orElse(Map.of());
     var result = new ArrayList<GpuStatus>();
     for (ObservedGpu gpu : observed.gpus()) {
-      int replicas =
-          resolved.get(gpu.index()) instanceof Reconciler.Resolution.Target(var target)
-              ? target.replicas()
-              : 1;
+      GpuTarget target = targets.get(gpu.index());
+      int replicas = target == null ? 1 : target.replicas();
       result.add(RestViews.gpu(gpu, usage, replicas));
     }
     observed

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.migd.cli.MigdProcess;
+import io.migd.cli.NvmlSimCommand;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -72,6 +73,54 @@ class ServeIT {
       assertThat(migd.stateDir().resolve(StateLock.FILE_NAME)).exists();
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
+  }
+
+  @Test
+  void aGpuWhoseUuidNvmlCannotReadFailsAloneAndLivenessStaysUp() throws Exception {
+    int port = freePort();
+    var migd =
+        MigdProcess.on(nodeDir)
+            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("MIGD_CONFIG", "all-7g.40gb")
+            .withEnvironment("NVML_SIM_FAULTS", "nvmlDeviceGetUUID@1=NVML_ERROR_GPU_IS_LOST")
+            // GPU 1 fails every run, so the loop retries every second; each of those runs
+            // completes, well within the liveness timeout
+            .withEnvironment("MIGD_RECONCILE_MAXBACKOFF", "1s")
+            .withEnvironment("MIGD_HEALTH_LIVENESSTIMEOUT", "4s");
+    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,A100-SXM4-40GB")) {
+      String base = "http://127.0.0.1:" + port;
+      await()
+          .atMost(PATIENCE)
+          .ignoreExceptions()
+          .until(() -> get(base + "/actuator/health/readiness").statusCode(), s -> s == 200);
+
+      // at least a second between runs: eight of them outlast the liveness timeout twice over
+      await().atMost(PATIENCE).ignoreExceptions().until(() -> failedRuns(base), runs -> runs >= 8);
+      HttpResponse<String> liveness = get(base + "/actuator/health/liveness");
+      assertThat(liveness.statusCode()).as(liveness.body() + daemon.stderr()).isEqualTo(200);
+
+      HttpResponse<String> health = get(base + "/actuator/health");
+      assertThat(health.body())
+          .contains("\"state\":\"failed\"")
+          .contains("GPU 1")
+          .contains("nvmlDeviceGetUUID")
+          .contains("NVML_ERROR_GPU_IS_LOST");
+      var sim = NvmlSimCommand.extract(nodeDir.resolve("sim"));
+      assertThat(sim.layouts(migd.stateFile()).get(0))
+          .isEqualTo(NvmlSimCommand.GpuLayout.mig("A100-SXM4-40GB", "7g.40gb[7g.40gb]"));
+      assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
+    }
+  }
+
+  /** {@code migd_reconcile_total{outcome="failed"}} as the daemon exports it now. */
+  private double failedRuns(String base) throws IOException, InterruptedException {
+    return get(base + "/actuator/prometheus")
+        .body()
+        .lines()
+        .filter(line -> line.startsWith("migd_reconcile_total{outcome=\"failed\"}"))
+        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        .findFirst()
+        .orElse(0);
   }
 
   private HttpResponse<String> get(String url) throws IOException, InterruptedException {

@@ -1,7 +1,6 @@
 package io.migd.cli;
 
 import static org.assertj.core.api.Assertions.fail;
-import static org.awaitility.Awaitility.await;
 
 import java.io.File;
 import java.io.IOException;
@@ -22,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 
 /**
  * migd run as a real child JVM (the test JVM's {@code java} and class path) on one simulated node:
@@ -246,7 +246,7 @@ public final class MigdProcess {
      * not listen within {@link #TIMEOUT}.
      */
     public int httpPort() {
-      return await()
+      return Awaitility.await()
           .atMost(TIMEOUT)
           .pollInterval(Duration.ofMillis(100))
           .failFast("migd " + args + " ended before it listened", () -> !process.isAlive())

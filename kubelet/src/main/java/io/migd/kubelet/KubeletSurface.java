@@ -5,11 +5,9 @@ import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
 import io.migd.devices.InventoryBuilder;
 import io.migd.devices.MigStrategy;
-import io.migd.devices.NodeSharing;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
-import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
 import io.migd.mps.MpsListener;
@@ -21,15 +19,13 @@ import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuReset;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.OutcomeListener;
-import io.migd.reconcile.Reconciler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -68,14 +64,6 @@ public final class KubeletSurface
     void refresh();
   }
 
-  /** What the intent asks of each GPU now ({@link Reconciler#resolve}). */
-  @FunctionalInterface
-  public interface Resolver {
-    /** The resolution of the intent against the observed node. */
-    java.util.SequencedMap<GpuIndex, Reconciler.Resolution> resolve(
-        Desired desired, ObservedNode observed);
-  }
-
   /** Slices (or a whole GPU) withdrawn while a plan runs on their GPU. */
   private record Withdrawal(GpuIndex gpu, int gpuInstanceId, int computeInstanceId) {
     boolean covers(Device d) {
@@ -87,7 +75,6 @@ public final class KubeletSurface
     }
   }
 
-  private final Resolver resolver;
   private final Consumer<Inventory> publisher;
   private final DeviceHealth health;
   private final CdiRefresh cdi;
@@ -102,19 +89,17 @@ public final class KubeletSurface
   private final Set<Withdrawal> withdrawn = new HashSet<>();
 
   /**
-   * A surface publishing to {@code publisher} (the device plugins); {@code resolver} gives the
-   * intent's per-GPU replica counts, {@code nvmlAnswers} says whether NVML still answers for a
-   * device.
+   * A surface publishing to {@code publisher} (the device plugins); {@code nvmlAnswers} says
+   * whether NVML still answers for a device. Each GPU's sharing comes from the outcome, as the
+   * reconcile resolved it.
    */
   public KubeletSurface(
-      Resolver resolver,
       Consumer<Inventory> publisher,
       DeviceHealth health,
       CdiRefresh cdi,
       Predicate<Device> nvmlAnswers,
       Settings settings,
       Clock clock) {
-    this.resolver = resolver;
     this.publisher = publisher;
     this.health = health;
     this.cdi = cdi;
@@ -170,18 +155,21 @@ public final class KubeletSurface
     synchronized (lock) {
       before = built;
     }
-    Inventory next = outcome.error().isEmpty() ? inventory(desired, outcome, before) : null;
+    Inventory next = outcome.error().isEmpty() ? inventory(outcome, before) : null;
     if (next == null) {
       log.warn(
-          "the GPUs could not be listed; the kubelet keeps the last list: {}", outcome.error());
+          "the GPUs could not be listed; the kubelet keeps the last list, less what plans"
+              + " withdrew: {}",
+          outcome.error());
     } else if (before == null || !deviceIds(before).containsAll(deviceIds(next))) {
       refreshCdi();
     }
     synchronized (lock) {
       if (next != null) {
         built = next;
+        withdrawn.clear();
       }
-      withdrawn.clear();
+      // without a new list the withdrawals stay: a plan may have destroyed what they cover
       if (built != null) {
         publishLocked(true);
       }
@@ -192,26 +180,16 @@ public final class KubeletSurface
    * The inventory of the node as the reconcile left it; a GPU it could not observe keeps its
    * devices from {@code previous}, unhealthy.
    */
-  private Inventory inventory(Desired desired, Outcome outcome, Inventory previous) {
+  private Inventory inventory(Outcome outcome, Inventory previous) {
     ObservedNode observed = outcome.observed();
-    Map<GpuIndex, GpuTarget> targets = new HashMap<>();
-    resolver
-        .resolve(desired, observed)
-        .forEach(
-            (gpu, resolution) -> {
-              if (resolution instanceof Reconciler.Resolution.Target(var target)) {
-                targets.put(gpu, target);
-              }
-            });
-    Inventory fresh =
-        InventoryBuilder.build(observed, NodeSharing.of(targets), settings.strategy());
+    Inventory fresh = InventoryBuilder.build(outcome, settings.strategy());
     Set<GpuIndex> unseen = new HashSet<>(outcome.results().keySet());
     observed.gpus().forEach(g -> unseen.remove(g.index()));
     if (unseen.isEmpty() || previous == null) {
       return fresh;
     }
     log.warn("gpus={} could not be observed; their devices stay listed, unhealthy", unseen);
-    var merged = new java.util.TreeMap<String, List<Device>>();
+    var merged = new TreeMap<String, List<Device>>();
     fresh.resources().forEach((name, devices) -> merged.put(name, new ArrayList<>(devices)));
     previous
         .resources()

@@ -11,9 +11,11 @@ import io.migd.api.deviceplugin.v1beta1.AllocateResponse;
 import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
 import io.migd.devices.MigStrategy;
 import io.migd.layout.GpuIndex;
+import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.Outcome;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -176,6 +178,10 @@ class KubeletSurfaceIT {
     assertSucceeded(node.apply("mixed-node"));
     List<String> small = node.migUuids(0, "1g.5gb");
     awaitIds("nvidia.com/mig-1g.5gb", small);
+    // each resource registers on its own: count once every one has
+    await()
+        .atMost(WAIT)
+        .until(() -> node.kubelet.registrations().size() == node.plugins.servedResources().size());
     int registrationsBefore = node.kubelet.registrations().size();
     int publishesBefore = node.published.size();
 
@@ -195,6 +201,28 @@ class KubeletSurfaceIT {
     // the H100 and the T4 were not touched: their devices never left the lists
     assertThat(during)
         .allSatisfy(p -> assertThat(p.inventory().devices("nvidia.com/gpu")).hasSize(4));
+  }
+
+  @Test
+  void aRunThatFailsAfterItsPlanRanNeverShowsTheKubeletTheSlicesThePlanDestroyed() {
+    start(NODE, MigStrategy.MIXED);
+    assertSucceeded(node.apply("mixed-node"));
+    List<String> small = node.migUuids(0, "1g.5gb");
+    awaitIds("nvidia.com/mig-1g.5gb", small);
+
+    Desired reshaped = Desired.config(Desired.Source.FILE, "reshaped", 99);
+    assertSucceeded(node.reconciler.reconcile(reshaped));
+    assertThat(node.migUuids(0, "1g.5gb")).isEmpty();
+    // the run then throws as a whole, and the loop tells the surfaces an outcome without GPUs
+    node.surface.reconciled(
+        reshaped, Outcome.failed(99, "reconcile failed: a bug in migd", Instant.now()));
+
+    assertThat(node.published.getLast().inventory().devices("nvidia.com/mig-1g.5gb")).isEmpty();
+    awaitIds("nvidia.com/mig-1g.5gb", List.of());
+    assertThat(node.kubelet.ids("nvidia.com/mig-1g.5gb")).doesNotContainAnyElementsOf(small);
+
+    assertSucceeded(node.apply("reshaped"));
+    awaitIds("nvidia.com/mig-3g.20gb", node.migUuids(0, "3g.20gb"));
   }
 
   @Test

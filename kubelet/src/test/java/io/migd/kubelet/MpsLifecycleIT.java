@@ -9,6 +9,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.mps.MpsDaemons;
+import io.migd.mps.MpsSync;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.Outcome;
@@ -184,7 +185,7 @@ class MpsLifecycleIT {
     restarted.findRunning();
     Desired desired = Desired.config(Desired.Source.FILE, "shared", 1);
     Outcome outcome = node.reconciler.reconcile(desired);
-    restarted.reconciled(outcome.observed(), node.sharing(desired, outcome));
+    new MpsSync(restarted).reconciled(desired, outcome);
 
     assertThat(restarted.running()).isEqualTo(before);
     assertThat(node.controlLog(big).stream().filter("-d"::equals)).hasSize(1);

@@ -5,12 +5,10 @@ import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
 import io.migd.devices.KubeletUsage;
 import io.migd.devices.MigStrategy;
-import io.migd.devices.NodeSharing;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.Backoff;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
-import io.migd.layout.GpuTarget;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
@@ -18,6 +16,7 @@ import io.migd.layout.ObservedGpu;
 import io.migd.mps.MpsControl;
 import io.migd.mps.MpsDaemons;
 import io.migd.mps.MpsPaths;
+import io.migd.mps.MpsSync;
 import io.migd.mps.ProcessMpsControl;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
@@ -43,7 +42,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -112,6 +110,9 @@ final class SimulatedKubeletNode implements AutoCloseable {
   /** The MPS daemons, run by the simulated control command; null unless started with MPS. */
   final MpsDaemons mpsDaemons;
 
+  /** Syncs the MPS daemons with each outcome, as the daemon does; null unless started with MPS. */
+  final MpsSync mpsSync;
+
   /** What the control command was asked, in order, and whether the device still existed then. */
   final List<String> mpsCommands = new CopyOnWriteArrayList<>();
 
@@ -137,7 +138,6 @@ final class SimulatedKubeletNode implements AutoCloseable {
     mps = new MpsPaths(dir.resolve("mps"));
     plugins =
         new DevicePlugins(new DevicePluginSettings(dir, true, Duration.ofMillis(500), mps), grace);
-    var resolver = new Reconciler[1];
     Consumer<Inventory> publisher =
         inventory -> {
           published.add(new Published(inventory, migUuidsInNvml()));
@@ -146,7 +146,6 @@ final class SimulatedKubeletNode implements AutoCloseable {
         };
     surface =
         new KubeletSurface(
-            (desired, observed) -> resolver[0].resolve(desired, observed),
             publisher,
             health,
             () -> cdiRefreshes.add(plugins.current()),
@@ -159,6 +158,7 @@ final class SimulatedKubeletNode implements AutoCloseable {
           return GpuReset.Result.of(result.succeeded(), result.output());
         };
     mpsDaemons = withMps ? new MpsDaemons(recording(mpsControl()), mps, surface, CATALOG) : null;
+    mpsSync = withMps ? new MpsSync(mpsDaemons) : null;
     reconciler =
         Reconciler.over(
             nvml,
@@ -176,7 +176,6 @@ final class SimulatedKubeletNode implements AutoCloseable {
             withMps ? ProgressListener.all(List.of(mpsDaemons, surface)) : surface,
             surface.watching(reset),
             RebootPolicy.DISABLED);
-    resolver[0] = reconciler;
     surface.start();
     xids =
         new XidWatcher(nvml, surface, new Backoff(Duration.ofMillis(50), Duration.ofMillis(200)));
@@ -241,25 +240,11 @@ final class SimulatedKubeletNode implements AutoCloseable {
   Outcome apply(String config) {
     Desired desired = Desired.config(Desired.Source.FILE, config, ++generation);
     Outcome outcome = reconciler.reconcile(desired);
-    if (mpsDaemons != null) {
-      mpsDaemons.reconciled(outcome.observed(), sharing(desired, outcome));
+    if (mpsSync != null) {
+      mpsSync.reconciled(desired, outcome);
     }
     surface.reconciled(desired, outcome);
     return outcome;
-  }
-
-  /** What the intent shares, as the daemon's MPS wiring resolves it. */
-  NodeSharing sharing(Desired desired, Outcome outcome) {
-    var targets = new HashMap<GpuIndex, GpuTarget>();
-    reconciler
-        .resolve(desired, outcome.observed())
-        .forEach(
-            (gpu, resolution) -> {
-              if (resolution instanceof Reconciler.Resolution.Target(var target)) {
-                targets.put(gpu, target);
-              }
-            });
-    return NodeSharing.of(targets);
   }
 
   ObservedGpu gpu(int index) {

@@ -4,23 +4,17 @@ import io.migd.devices.Device;
 import io.migd.devices.Inventory;
 import io.migd.devices.InventoryBuilder;
 import io.migd.devices.MigStrategy;
-import io.migd.devices.NodeSharing;
 import io.migd.devices.ResourceNames;
-import io.migd.layout.GpuIndex;
-import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.Outcome;
-import io.migd.reconcile.Reconciler;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * The capacity labels in NVIDIA's style (the names GPU Feature Discovery uses), describing what the
@@ -137,46 +131,15 @@ public record CapacityLabels(SortedMap<String, String> labels) {
     Optional<CapacityLabels> after(Desired desired, Outcome outcome);
 
     /**
-     * The labels of the inventory the device plugin builds: the observed node, each GPU's replica
-     * count from the intent as {@code resolver} resolves it ({@link Reconciler#resolve}), and the
-     * MIG strategy.
+     * The labels of the inventory the device plugin builds: the node as the reconcile left it, each
+     * GPU's sharing as the reconcile resolved it, and the MIG strategy.
      */
-    static Source inventory(Resolver resolver, MigStrategy strategy) {
-      return (desired, outcome) -> {
-        ObservedNode observed = outcome.observed();
-        boolean allSeen =
-            outcome.error().isEmpty()
-                && observed.gpus().stream()
-                    .map(ObservedGpu::index)
-                    .collect(Collectors.toSet())
-                    .containsAll(outcome.results().keySet());
-        if (!allSeen) {
-          return Optional.empty();
-        }
-        Map<GpuIndex, GpuTarget> targets = new HashMap<>();
-        resolver
-            .resolve(desired, observed)
-            .forEach(
-                (gpu, resolution) -> {
-                  switch (resolution) {
-                    case Reconciler.Resolution.Target(var target) -> targets.put(gpu, target);
-                    case Reconciler.Resolution.Unreachable _ -> {}
-                  }
-                });
-        return Optional.of(
-            of(
-                observed,
-                InventoryBuilder.build(observed, NodeSharing.of(targets), strategy),
-                strategy));
-      };
+    static Source inventory(MigStrategy strategy) {
+      return (desired, outcome) ->
+          outcome.observedEveryGpu()
+              ? Optional.of(
+                  of(outcome.observed(), InventoryBuilder.build(outcome, strategy), strategy))
+              : Optional.empty();
     }
-  }
-
-  /** Resolves an intent against the observed node: {@link Reconciler#resolve}. */
-  @FunctionalInterface
-  public interface Resolver {
-    /** What the intent asks of each GPU. */
-    java.util.SequencedMap<GpuIndex, Reconciler.Resolution> resolve(
-        Desired desired, ObservedNode observed);
   }
 }

@@ -133,7 +133,7 @@ class CapacityLabelsIT {
             NODE,
             writes,
             capacityLabels
-                ? CapacityLabels.Source.inventory(reconciler::resolve, MigStrategy.MIXED)
+                ? CapacityLabels.Source.inventory(MigStrategy.MIXED)
                 : CapacityLabels.Source.OFF);
     loop =
         new ReconcileLoop(
