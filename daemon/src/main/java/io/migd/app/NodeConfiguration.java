@@ -8,6 +8,7 @@ import io.migd.node.CapacityLabels;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.reconcile.IntentService;
+import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.Reconciler;
 import java.util.concurrent.ExecutorService;
@@ -85,7 +86,7 @@ class NodeConfiguration {
         WriterThread writerThread,
         MigdProperties properties,
         ObjectProvider<Reconciler> reconciler,
-        IntentService intents) {
+        LayoutProgress progress) {
       CapacityLabels.Source capacity =
           properties.node().capacityLabels()
               ? CapacityLabels.Source.inventory(
@@ -93,7 +94,7 @@ class NodeConfiguration {
                   properties.strategy())
               : CapacityLabels.Source.OFF;
       return new NodeStateWriter(
-          client, nodeName.strip(), writerThread.executor(), capacity, intents::current);
+          client, nodeName.strip(), writerThread.executor(), capacity, progress::reconciling);
     }
 
     /** A label change becomes the intent, then a reconcile; started once the loop exists. */
