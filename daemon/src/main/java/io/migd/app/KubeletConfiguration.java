@@ -1,6 +1,7 @@
 package io.migd.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.migd.command.ExternalCommand;
 import io.migd.devices.AllocationGrace;
 import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
@@ -136,13 +137,13 @@ class KubeletConfiguration {
     if (!properties.cdi().enabled()) {
       return KubeletSurface.CdiRefresh.NONE;
     }
-    var command = properties.cdi().refreshCommand();
+    var command = ExternalCommand.of(properties.cdi().refreshCommand(), CDI_TIMEOUT);
     return () -> {
-      ExternalCommand.Ran ran = ExternalCommand.run(command, CDI_TIMEOUT);
+      ExternalCommand.Ran ran = command.run();
       if (!ran.succeeded()) {
         throw new IllegalStateException(ran.describe());
       }
-      log.info("CDI specs refreshed: {}", String.join(" ", command));
+      log.info("CDI specs refreshed: {}", command.display());
     };
   }
 }
