@@ -50,9 +50,9 @@ final class PlanCommand implements Callable<Integer> {
     GpuModelCatalog catalog = GpuModelCatalog.builtIn();
     var file = configOptions.load(properties, catalog);
     var config = configOptions.select(file, properties);
-    try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {
-      var reconciler =
-          NodeRuntime.reconciler(session, catalog, file, properties, RebootPolicy.DISABLED);
+    try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE);
+        var node = NodeRuntime.oneShot(session, catalog, file, properties, RebootPolicy.DISABLED)) {
+      var reconciler = node.reconciler();
       var decisions = reconciler.plan(Desired.config(Desired.Source.FILE, config.name(), 1));
       var out = spec.commandLine().getOut();
       if (format == Format.json) {
