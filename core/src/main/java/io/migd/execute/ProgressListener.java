@@ -43,6 +43,11 @@ public interface ProgressListener {
       }
 
       @Override
+      public void planAbandoned(GpuIndex gpu, Plan plan) {
+        locked(() -> listener.planAbandoned(gpu, plan));
+      }
+
+      @Override
       public void stepStarted(Step step) {
         locked(() -> listener.stepStarted(step));
       }
@@ -70,6 +75,12 @@ public interface ProgressListener {
 
   /** A plan was made for a GPU and is about to run. */
   default void planMade(GpuIndex gpu, Plan plan) {}
+
+  /**
+   * A plan {@link #planMade} announced will not run: the check made after the announcement found
+   * the GPU in another state (a slice taken meanwhile), and the GPU is decided again later.
+   */
+  default void planAbandoned(GpuIndex gpu, Plan plan) {}
 
   /** A step is about to run. */
   default void stepStarted(Step step) {}

@@ -41,6 +41,11 @@ public final class ProgressListeners implements ProgressListener {
   }
 
   @Override
+  public void planAbandoned(GpuIndex gpu, Plan plan) {
+    each("planAbandoned", l -> l.planAbandoned(gpu, plan));
+  }
+
+  @Override
   public void stepStarted(Step step) {
     each("stepStarted", l -> l.stepStarted(step));
   }

@@ -16,8 +16,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +31,16 @@ import org.slf4j.LoggerFactory;
  * never started twice, and never stopped while clients use their device. The MPS servers the
  * daemons report ({@code get_server_list}) never count as users of their device.
  *
+ * <p>A pid file is believed only when the process it names is the control daemon: started with
+ * {@code -d}, and no later than the pid file was written (a pid the kernel reused names a process
+ * started after it; issue 17). A pid file naming another process is stale and goes before a start.
+ *
  * <p>Called from the reconcile thread ({@link #reconciled}), the GPUs' plan threads ({@link
- * #planMade}, one at a time) and the supervision thread ({@link #check}); one lock orders them.
+ * #planMade}, one at a time) and the supervision thread ({@link #check}). A state lock guards the
+ * maps for a few field updates only: no process runs, no file is read and no listener is told while
+ * it is held, so a GPU's plan never waits behind a daemon's start (issue 17: with a reset in flight
+ * that made a lock cycle). {@link #reconciled} and {@link #check} take turns on a second lock,
+ * which the GPUs' threads never take.
  */
 public final class MpsDaemons implements ProgressListener {
   private static final Logger log = LoggerFactory.getLogger(MpsDaemons.class);
@@ -41,7 +49,15 @@ public final class MpsDaemons implements ProgressListener {
   private final MpsPaths paths;
   private final MpsListener listener;
   private final GpuModelCatalog catalog;
+  private final PidFiles pidFiles;
+
+  /** Guards the fields below for a few updates; never held across a process, I/O or a listener. */
   private final Object lock = new Object();
+
+  /**
+   * {@link #reconciled} and {@link #check} take turns: each runs processes, outside {@link #lock}.
+   */
+  private final ReentrantLock work = new ReentrantLock();
 
   /** The daemons migd runs or adopted, by device UUID. */
   private final Map<String, Daemon> daemons = new LinkedHashMap<>();
@@ -50,6 +66,12 @@ public final class MpsDaemons implements ProgressListener {
   private final Map<String, Long> adoptable = new LinkedHashMap<>();
 
   private final Set<String> down = new HashSet<>();
+
+  /** Devices whose daemon is being started or adopted (outside the lock), by UUID. */
+  private final Map<String, MpsDevice> starting = new HashMap<>();
+
+  /** Of those, the ones a plan destroys: their daemon is told to quit once it runs. */
+  private final Set<String> cancelled = new HashSet<>();
 
   /**
    * Servers of daemons that quit since the last reconcile ended: the reconcile that quit them may
@@ -68,28 +90,40 @@ public final class MpsDaemons implements ProgressListener {
     this.paths = paths;
     this.listener = listener;
     this.catalog = catalog;
+    this.pidFiles = new PidFiles(paths);
   }
 
   /** Looks for daemons left running by an earlier migd: they are adopted, never started twice. */
   public void findRunning() {
-    synchronized (lock) {
-      if (!Files.isDirectory(paths.root())) {
-        return;
-      }
-      try (var dirs = Files.list(paths.root())) {
-        for (Path dir : dirs.toList()) {
-          String uuid = dir.getFileName().toString();
-          readPid(uuid)
-              .filter(MpsDaemons::alive)
-              .ifPresent(
-                  pid -> {
-                    adoptable.put(uuid, pid);
+    if (!Files.isDirectory(paths.root())) {
+      return;
+    }
+    var found = new LinkedHashMap<String, Long>();
+    try (var dirs = Files.list(paths.root())) {
+      for (Path dir : dirs.toList()) {
+        String uuid = dir.getFileName().toString();
+        pidFiles
+            .read(uuid)
+            .ifPresent(
+                pid -> {
+                  if (pidFiles.namesDaemon(uuid, pid)) {
+                    found.put(uuid, pid);
                     log.info("mps uuid={} pid={} found running; adopting it", uuid, pid);
-                  });
-        }
-      } catch (IOException e) {
-        log.warn("mps cannot list {}: {}", paths.root(), e.toString());
+                  } else if (PidFiles.alive(pid)) {
+                    log.info(
+                        "mps uuid={} pid={} of {} is not its control daemon (a reused pid); not"
+                            + " adopted",
+                        uuid,
+                        pid,
+                        paths.pidFile(uuid));
+                  }
+                });
       }
+    } catch (IOException e) {
+      log.warn("mps cannot list {}: {}", paths.root(), e.toString());
+    }
+    synchronized (lock) {
+      adoptable.putAll(found);
     }
   }
 
@@ -101,8 +135,15 @@ public final class MpsDaemons implements ProgressListener {
   public void reconciled(ObservedNode observed, NodeSharing sharing) {
     var wanted = new LinkedHashMap<String, MpsDevice>();
     MpsDevices.wanted(observed, sharing, catalog).forEach(d -> wanted.put(d.uuid(), d));
-    synchronized (lock) {
-      for (Daemon daemon : List.copyOf(daemons.values())) {
+    work.lock();
+    try {
+      List<Daemon> current;
+      Map<String, Long> adopt;
+      synchronized (lock) {
+        current = List.copyOf(daemons.values());
+        adopt = Map.copyOf(adoptable);
+      }
+      for (Daemon daemon : current) {
         String uuid = daemon.device().uuid();
         if (wanted.containsKey(uuid)) {
           continue;
@@ -118,14 +159,16 @@ public final class MpsDaemons implements ProgressListener {
               clients);
         }
       }
-      for (var entry : Map.copyOf(adoptable).entrySet()) {
+      for (var entry : adopt.entrySet()) {
         String uuid = entry.getKey();
-        if (wanted.containsKey(uuid) || !alive(entry.getValue())) {
+        if (wanted.containsKey(uuid) || !pidFiles.namesDaemon(uuid, entry.getValue())) {
           continue;
         }
         var clients = clients(observed, uuid, entry.getValue());
         if (clients.isEmpty()) {
-          adoptable.remove(uuid);
+          synchronized (lock) {
+            adoptable.remove(uuid);
+          }
           quitAdopted(uuid, entry.getValue());
         } else {
           log.info(
@@ -146,32 +189,79 @@ public final class MpsDaemons implements ProgressListener {
           markDown(device.uuid());
         }
       }
-      quitServers.clear();
+      synchronized (lock) {
+        quitServers.clear();
+      }
       refreshServers();
+    } finally {
+      work.unlock();
     }
   }
 
   private void ensure(MpsDevice device) {
-    Daemon running = daemons.get(device.uuid());
-    if (running != null) {
-      if (!running.device().equals(device)) {
-        control.send(environment(device.uuid()), device.limitCommands());
-        daemons.put(device.uuid(), new Daemon(device, running.pid(), running.servers()));
+    String uuid = device.uuid();
+    Daemon running;
+    Long adopted;
+    synchronized (lock) {
+      running = daemons.get(uuid);
+      adopted = running == null ? adoptable.remove(uuid) : null;
+    }
+    if (running == null) {
+      bringUp(device, adopted, false);
+    } else if (!running.device().equals(device)) {
+      control.send(environment(uuid), device.limitCommands());
+      synchronized (lock) {
+        daemons.replace(uuid, running, new Daemon(device, running.pid(), running.servers()));
       }
-      return;
     }
-    Long adopted = adoptable.remove(device.uuid());
-    if (adopted != null && alive(adopted)) {
-      control.send(environment(device.uuid()), device.limitCommands());
-      daemons.put(device.uuid(), new Daemon(device, adopted, serverList(device.uuid())));
-      log.info("mps uuid={} gpu={} pid={} adopted", device.uuid(), device.gpu(), adopted);
-      markUp(device.uuid());
-      return;
-    }
-    start(device);
   }
 
-  private void start(MpsDevice device) {
+  /**
+   * Adopts the daemon {@code adopted} names when it runs, else starts one; outside the lock, so a
+   * plan that destroys the device meanwhile marks it cancelled and the daemon is told to quit here.
+   * With {@code retryLater}, a start that fails leaves an entry the next {@link #check} retries.
+   */
+  private void bringUp(MpsDevice device, Long adopted, boolean retryLater) {
+    String uuid = device.uuid();
+    synchronized (lock) {
+      starting.put(uuid, device);
+      cancelled.remove(uuid);
+    }
+    Daemon up = null;
+    boolean destroyed = false;
+    try {
+      up =
+          adopted != null && pidFiles.namesDaemon(uuid, adopted)
+              ? adopt(device, adopted)
+              : start(device);
+    } finally {
+      synchronized (lock) {
+        starting.remove(uuid);
+        destroyed = cancelled.remove(uuid);
+        if (!destroyed && up != null) {
+          daemons.put(uuid, up);
+        } else if (!destroyed && retryLater) {
+          daemons.put(uuid, new Daemon(device, 0, List.of()));
+        }
+      }
+      if (destroyed && up != null) {
+        sendQuit(uuid, up.pid(), "a plan destroys its device; it started meanwhile");
+      }
+    }
+    if (!destroyed) {
+      markUp(uuid);
+    }
+  }
+
+  private Daemon adopt(MpsDevice device, long pid) {
+    String uuid = device.uuid();
+    control.send(environment(uuid), device.limitCommands());
+    var daemon = new Daemon(device, pid, serverList(uuid));
+    log.info("mps uuid={} gpu={} pid={} adopted", uuid, device.gpu(), pid);
+    return daemon;
+  }
+
+  private Daemon start(MpsDevice device) {
     String uuid = device.uuid();
     try {
       Files.createDirectories(paths.pipeDirectory(uuid));
@@ -181,16 +271,18 @@ public final class MpsDaemons implements ProgressListener {
       throw new MpsControl.MpsException(
           "creating the MPS directories of " + uuid + " under " + paths.root() + ": " + e, e);
     }
+    pidFiles.removeStale(uuid);
     control.startDaemon(environment(uuid));
     long pid =
-        readPid(uuid)
+        pidFiles
+            .read(uuid)
             .orElseThrow(
                 () ->
                     new MpsControl.MpsException(
                         "the MPS control daemon of " + uuid + " wrote no " + paths.pidFile(uuid),
                         null));
     control.send(environment(uuid), device.limitCommands());
-    daemons.put(uuid, new Daemon(device, pid, serverList(uuid)));
+    var daemon = new Daemon(device, pid, serverList(uuid));
     log.info(
         "mps uuid={} gpu={} pid={} started replicas={} thread_percentage={} memory_limit={}M",
         uuid,
@@ -199,7 +291,7 @@ public final class MpsDaemons implements ProgressListener {
         device.replicas(),
         device.activeThreadPercentage(),
         device.pinnedMemoryLimitMib());
-    markUp(uuid);
+    return daemon;
   }
 
   /**
@@ -207,24 +299,33 @@ public final class MpsDaemons implements ProgressListener {
    * refreshes which processes are MPS servers. The supervision thread calls this periodically.
    */
   public void check() {
-    synchronized (lock) {
-      for (Daemon daemon : List.copyOf(daemons.values())) {
-        if (alive(daemon.pid())) {
+    work.lock();
+    try {
+      List<Daemon> current;
+      synchronized (lock) {
+        current = List.copyOf(daemons.values());
+      }
+      for (Daemon daemon : current) {
+        String uuid = daemon.device().uuid();
+        if (pidFiles.namesDaemon(uuid, daemon.pid())) {
           continue;
         }
-        String uuid = daemon.device().uuid();
+        synchronized (lock) {
+          if (!daemons.remove(uuid, daemon)) {
+            continue;
+          }
+        }
         log.warn("mps uuid={} pid={} is gone; starting it again", uuid, daemon.pid());
-        daemons.remove(uuid);
         markDown(uuid);
         try {
-          start(daemon.device());
+          bringUp(daemon.device(), null, true);
         } catch (RuntimeException e) {
-          // kept so the next check tries again
-          daemons.put(uuid, new Daemon(daemon.device(), 0, List.of()));
           log.error("mps uuid={} could not be started again: {}", uuid, e.getMessage());
         }
       }
       refreshServers();
+    } finally {
+      work.unlock();
     }
   }
 
@@ -242,9 +343,13 @@ public final class MpsDaemons implements ProgressListener {
     }
   }
 
-  /** Before a GPU's plan runs: {@code quit} to the daemons of what it destroys or unshares. */
+  /**
+   * Before a GPU's plan runs: {@code quit} to the daemons of what it destroys or unshares. Runs on
+   * the GPU's thread: it waits for no start in flight, whose daemon quits when it is up instead.
+   */
   @Override
   public void planMade(GpuIndex gpu, Plan plan) {
+    var quitting = new LinkedHashMap<Daemon, Step>();
     synchronized (lock) {
       for (Step step : plan.steps()) {
         Predicate<MpsDevice> affected =
@@ -259,35 +364,57 @@ public final class MpsDaemons implements ProgressListener {
             };
         for (Daemon daemon : List.copyOf(daemons.values())) {
           if (affected.test(daemon.device())) {
-            quit(daemon.device().uuid(), "step " + step + " destroys its device");
+            forgetLocked(daemon.device().uuid());
+            quitting.put(daemon, step);
           }
         }
+        starting.forEach(
+            (uuid, device) -> {
+              if (affected.test(device)) {
+                cancelled.add(uuid);
+              }
+            });
       }
     }
+    quitting.forEach(
+        (daemon, step) ->
+            sendQuit(
+                daemon.device().uuid(), daemon.pid(), "step " + step + " destroys its device"));
   }
 
   private void quit(String uuid, String why) {
+    Daemon daemon;
+    synchronized (lock) {
+      daemon = forgetLocked(uuid);
+    }
+    sendQuit(uuid, daemon == null ? 0 : daemon.pid(), why);
+    refreshServers();
+  }
+
+  /** Forgets the daemon of {@code uuid}; its servers stay known as servers until the next end. */
+  private Daemon forgetLocked(String uuid) {
     Daemon daemon = daemons.remove(uuid);
     down.remove(uuid);
     if (daemon != null) {
       quitServers.addAll(daemon.servers());
+      var all = new HashSet<>(servers);
+      all.addAll(daemon.servers());
+      servers = Set.copyOf(all);
     }
+    return daemon;
+  }
+
+  private void sendQuit(String uuid, long pid, String why) {
     try {
       control.send(environment(uuid), List.of("quit"));
-      log.info("mps uuid={} pid={} quit: {}", uuid, daemon == null ? 0 : daemon.pid(), why);
+      log.info("mps uuid={} pid={} quit: {}", uuid, pid, why);
     } catch (RuntimeException e) {
       log.warn("mps uuid={} quit failed ({}): {}", uuid, why, e.getMessage());
     }
-    refreshServers();
   }
 
   private void quitAdopted(String uuid, long pid) {
-    try {
-      control.send(environment(uuid), List.of("quit"));
-      log.info("mps uuid={} pid={} quit: its device is no longer shared by MPS", uuid, pid);
-    } catch (RuntimeException e) {
-      log.warn("mps uuid={} quit failed: {}", uuid, e.getMessage());
-    }
+    sendQuit(uuid, pid, "its device is no longer shared by MPS");
   }
 
   /** The processes on the device other than the daemon and its servers. */
@@ -314,28 +441,47 @@ public final class MpsDaemons implements ProgressListener {
     }
   }
 
+  /** Asks each running daemon for its servers (outside the lock), then records them. */
   private void refreshServers() {
-    var all = new HashSet<>(quitServers);
-    for (var entry : List.copyOf(daemons.entrySet())) {
-      Daemon daemon = entry.getValue();
-      if (!alive(daemon.pid())) {
-        continue;
-      }
-      var list = serverList(entry.getKey());
-      daemons.put(entry.getKey(), new Daemon(daemon.device(), daemon.pid(), list));
-      all.addAll(list);
+    Map<String, Daemon> current;
+    synchronized (lock) {
+      current = new LinkedHashMap<>(daemons);
     }
-    servers = Set.copyOf(all);
+    var lists = new LinkedHashMap<String, List<Integer>>();
+    current.forEach(
+        (uuid, daemon) -> {
+          if (pidFiles.namesDaemon(uuid, daemon.pid())) {
+            lists.put(uuid, serverList(uuid));
+          }
+        });
+    synchronized (lock) {
+      var all = new HashSet<>(quitServers);
+      lists.forEach(
+          (uuid, list) -> {
+            Daemon daemon = current.get(uuid);
+            daemons.replace(uuid, daemon, new Daemon(daemon.device(), daemon.pid(), list));
+            all.addAll(list);
+          });
+      servers = Set.copyOf(all);
+    }
   }
 
   private void markDown(String uuid) {
-    if (down.add(uuid)) {
+    boolean changed;
+    synchronized (lock) {
+      changed = down.add(uuid);
+    }
+    if (changed) {
       listener.daemonDown(uuid);
     }
   }
 
   private void markUp(String uuid) {
-    if (down.remove(uuid)) {
+    boolean changed;
+    synchronized (lock) {
+      changed = down.remove(uuid);
+    }
+    if (changed) {
       listener.daemonUp(uuid);
     }
   }
@@ -347,18 +493,5 @@ public final class MpsDaemons implements ProgressListener {
     env.put("CUDA_MPS_PIPE_DIRECTORY", paths.pipeDirectory(uuid).toString());
     env.put("CUDA_MPS_LOG_DIRECTORY", paths.logDirectory(uuid).toString());
     return env;
-  }
-
-  private Optional<Long> readPid(String uuid) {
-    try {
-      String text = Files.readString(paths.pidFile(uuid)).strip();
-      return text.matches("[0-9]{1,18}") ? Optional.of(Long.parseLong(text)) : Optional.empty();
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-  }
-
-  private static boolean alive(long pid) {
-    return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
   }
 }

@@ -101,6 +101,7 @@ final class GpuReconcile {
         // handed out between the first read and the withdrawal
         Decision recheck = decide(resolution, gpu, observed, usageOf(observed));
         if (!(recheck instanceof Decision.Change(var again) && again.equals(plan))) {
+          listener.planAbandoned(gpu, plan);
           yield recheck instanceof Decision.Change
               ? new GpuResult.Applying(
                   "what GPU "

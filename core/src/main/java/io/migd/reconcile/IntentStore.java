@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,13 +34,17 @@ public final class IntentStore {
     this.file = stateDir.resolve(FILE_NAME);
   }
 
-  /** The stored form: plain JSON that a person can read. */
+  /**
+   * The stored form: plain JSON that a person can read. Its components are boxed so that a key
+   * missing from the file (or {@code null}) is told apart from zero and refused by name. {@code
+   * configDigest} is absent from files written before it existed.
+   */
   record Stored(
-      int formatVersion,
+      Integer formatVersion,
       String source,
       String config,
       List<StoredGpu> gpus,
-      long generation,
+      Long generation,
       String labelValue,
       String configDigest,
       Map<Integer, String> gpuUuids) {}
@@ -49,20 +54,21 @@ public final class IntentStore {
    * files written before sharing existed: time-slicing, no slice shared.
    */
   record StoredGpu(
-      int gpu,
-      boolean migEnabled,
+      Integer gpu,
+      Boolean migEnabled,
       List<StoredInstance> gpuInstances,
-      int replicas,
+      Integer replicas,
       String sharing,
       Map<String, StoredSharing> sliceSharing) {}
 
-  record StoredSharing(String strategy, int replicas) {
+  record StoredSharing(String strategy, Integer replicas) {
     static StoredSharing of(Sharing sharing) {
       return new StoredSharing(sharing.strategy(), sharing.replicas());
     }
 
-    Sharing toSharing() {
-      return sharing(strategy, replicas);
+    Sharing toSharing(String where) {
+      return sharing(
+          required(strategy, where + ".strategy"), required(replicas, where + ".replicas"));
     }
   }
 
@@ -71,6 +77,26 @@ public final class IntentStore {
   }
 
   record StoredInstance(String profile, List<Integer> computeInstanceSlices) {}
+
+  /**
+   * {@code value}, which the file must hold at {@code key}: a missing key or a {@code null} makes
+   * the file unreadable (issue 17: it ended {@code serve} as a bug, exit 70, instead of exit 3).
+   */
+  private static <T> T required(T value, String key) {
+    if (value == null) {
+      throw new IllegalArgumentException("\"" + key + "\" is missing or null");
+    }
+    return value;
+  }
+
+  /** {@code list}, required at {@code key}, with no {@code null} element. */
+  private static <T> List<T> requiredList(List<T> list, String key) {
+    required(list, key);
+    for (int i = 0; i < list.size(); i++) {
+      required(list.get(i), key + "[" + i + "]");
+    }
+    return list;
+  }
 
   /** The persisted intent exists but cannot be read: the state directory needs a person. */
   public static final class UnreadableException extends RuntimeException {
@@ -149,41 +175,53 @@ public final class IntentStore {
   }
 
   private static Desired fromStored(Stored s) {
-    if (s.formatVersion() != 1) {
+    if (s == null) {
+      throw new IllegalArgumentException("it holds null, not an intent");
+    }
+    if (required(s.formatVersion(), "formatVersion") != 1) {
       throw new IllegalArgumentException("unknown format version " + s.formatVersion());
     }
+    String config = required(s.config(), "config");
+    List<StoredGpu> gpus = requiredList(s.gpus(), "gpus");
     Desired.Intent intent;
-    if (!s.config().isEmpty()) {
-      intent = new Desired.Intent.NamedConfig(s.config());
-    } else if (!s.gpus().isEmpty()) {
-      intent =
-          new Desired.Intent.Layout(
-              s.gpus().stream()
-                  .map(
-                      g ->
-                          new GpuTarget(
-                              new GpuIndex(g.gpu()),
-                              g.migEnabled(),
-                              g.gpuInstances().stream()
-                                  .map(
-                                      i ->
-                                          new GpuInstanceSpec(
-                                              ProfileName.parse(i.profile()),
-                                              i.computeInstanceSlices()))
-                                  .toList(),
-                              sharing(g.sharing(), g.replicas()),
-                              sliceSharing(g)))
-                  .toList());
+    if (!config.isEmpty()) {
+      intent = new Desired.Intent.NamedConfig(config);
+    } else if (!gpus.isEmpty()) {
+      var targets = new ArrayList<GpuTarget>();
+      for (int i = 0; i < gpus.size(); i++) {
+        targets.add(target(gpus.get(i), "gpus[" + i + "]"));
+      }
+      intent = new Desired.Intent.Layout(targets);
     } else {
       intent = new Desired.Intent.Nothing();
     }
+    var uuids = required(s.gpuUuids(), "gpuUuids");
+    uuids.forEach((gpu, uuid) -> required(uuid, "gpuUuids." + gpu));
     return new Desired(
-        Desired.Source.valueOf(s.source()),
+        Desired.Source.valueOf(required(s.source(), "source")),
         intent,
-        s.generation(),
-        s.labelValue(),
+        required(s.generation(), "generation"),
+        required(s.labelValue(), "labelValue"),
         s.configDigest() == null ? "" : s.configDigest(),
-        s.gpuUuids());
+        uuids);
+  }
+
+  private static GpuTarget target(StoredGpu g, String where) {
+    var instances = new ArrayList<GpuInstanceSpec>();
+    var stored = requiredList(g.gpuInstances(), where + ".gpuInstances");
+    for (int i = 0; i < stored.size(); i++) {
+      String at = where + ".gpuInstances[" + i + "]";
+      instances.add(
+          new GpuInstanceSpec(
+              ProfileName.parse(required(stored.get(i).profile(), at + ".profile")),
+              requiredList(stored.get(i).computeInstanceSlices(), at + ".computeInstanceSlices")));
+    }
+    return new GpuTarget(
+        new GpuIndex(required(g.gpu(), where + ".gpu")),
+        required(g.migEnabled(), where + ".migEnabled"),
+        instances,
+        sharing(g.sharing(), required(g.replicas(), where + ".replicas")),
+        sliceSharing(g, where));
   }
 
   private static Map<String, StoredSharing> sliceSharing(GpuTarget target) {
@@ -192,10 +230,15 @@ public final class IntentStore {
     return stored;
   }
 
-  private static Map<ProfileName, Sharing> sliceSharing(StoredGpu gpu) {
+  private static Map<ProfileName, Sharing> sliceSharing(StoredGpu gpu, String where) {
     var sharing = new LinkedHashMap<ProfileName, Sharing>();
     if (gpu.sliceSharing() != null) {
-      gpu.sliceSharing().forEach((p, sh) -> sharing.put(ProfileName.parse(p), sh.toSharing()));
+      gpu.sliceSharing()
+          .forEach(
+              (p, sh) -> {
+                String at = where + ".sliceSharing." + p;
+                sharing.put(ProfileName.parse(p), required(sh, at).toSharing(at));
+              });
     }
     return sharing;
   }

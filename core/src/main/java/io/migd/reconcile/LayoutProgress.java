@@ -23,6 +23,7 @@ public final class LayoutProgress implements ProgressListener, OutcomeListener {
   private final LongSupplier nanoTime;
 
   private long startedGeneration = -1;
+  private Desired started;
   private boolean running;
   private boolean planMadeInPass;
   private boolean freshPass;
@@ -79,9 +80,19 @@ public final class LayoutProgress implements ProgressListener, OutcomeListener {
   /** A reconcile towards {@code desired} starts now. */
   public synchronized void reconcileStarted(Desired desired) {
     startedGeneration = desired.generation();
+    started = desired;
     running = true;
     planMadeInPass = false;
     freshPass = true;
+  }
+
+  /**
+   * The intent the running (else the last) reconcile works towards, which may be older than the
+   * intent now: what a plan's surfaces must name (issue 17: Events named a newer generation than
+   * the one being applied). Empty before the first reconcile started.
+   */
+  public synchronized Optional<Desired> reconciling() {
+    return Optional.ofNullable(started);
   }
 
   @Override
@@ -93,6 +104,13 @@ public final class LayoutProgress implements ProgressListener, OutcomeListener {
     }
     planMadeInPass = true;
     plan.steps().forEach(step -> steps.add(new Entry(step)));
+  }
+
+  /** The abandoned plan's steps go: the layout never shows a plan that will not run as the plan. */
+  @Override
+  public synchronized void planAbandoned(GpuIndex gpu, Plan plan) {
+    var abandoned = new ArrayList<>(plan.steps());
+    steps.removeIf(e -> e.startNanos < 0 && e.step.gpu().equals(gpu) && abandoned.remove(e.step));
   }
 
   @Override

@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.migd.execute.ProgressListener;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.Usage;
+import io.migd.plan.Plan;
 import io.migd.plan.Step;
 import io.migd.profiles.MigConfigParser;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -83,6 +88,55 @@ class LayoutProgressIT {
                     s instanceof Step.CreateGpuInstance c
                         && c.profile().toString().equals("7g.40gb"));
       }
+    }
+  }
+
+  @Test
+  void aPlanTheRecheckAbandonsIsNotShownAsThePlan() throws Exception {
+    var shipped = MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
+    var progress = new LayoutProgress();
+    try (var node = SimulatedNode.start("A100-SXM4-40GB")) {
+      var balanced = Desired.config(Desired.Source.FILE, "all-balanced", 1);
+      assertThat(node.reconciler(shipped, RebootPolicy.DISABLED).reconcile(balanced).succeeded())
+          .isTrue();
+      int gi = node.observe().gpus().getFirst().gpuInstances().getFirst().id();
+      // a pod is handed a slice between the plan and its recheck, as a kubelet Allocate can be
+      var podStarted = new AtomicBoolean();
+      UsageSource pods =
+          observed ->
+              podStarted.get()
+                  ? new Usage(
+                      Map.of(
+                          new Usage.SliceKey(new GpuIndex(0), gi, Usage.ALL_COMPUTE_INSTANCES),
+                          List.of("pod ml/trainer-0")))
+                  : Usage.NONE;
+      ProgressListener allocateMeanwhile =
+          new ProgressListener() {
+            @Override
+            public void planMade(GpuIndex gpu, Plan plan) {
+              podStarted.set(true);
+            }
+          };
+      var whole = Desired.config(Desired.Source.REST, "all-7g.40gb", 2);
+
+      progress.reconcileStarted(whole);
+      Outcome outcome =
+          Reconciler.over(
+                  node.nvml,
+                  SimulatedNode.CATALOG,
+                  shipped::config,
+                  pods,
+                  ProgressListener.all(List.of(allocateMeanwhile, progress)),
+                  GpuReset.NONE,
+                  RebootPolicy.DISABLED)
+              .reconcile(whole);
+      progress.reconciled(whole, outcome);
+
+      assertThat(outcome.state()).isEqualTo(GpuResult.State.BLOCKED);
+      var shown = progress.snapshot(whole);
+      assertThat(shown.state()).isEqualTo("blocked");
+      assertThat(shown.plan()).as("the steps of the abandoned plan").isEmpty();
+      assertThat(shown.inFlight()).isEmpty();
     }
   }
 

@@ -1,5 +1,6 @@
 package io.migd.app;
 
+import io.migd.command.ExternalCommand;
 import io.migd.kubelet.KubeletSurface;
 import java.time.Duration;
 import java.util.List;
@@ -14,12 +15,10 @@ import org.slf4j.LoggerFactory;
 final class CommandCdiRefresh implements KubeletSurface.CdiRefresh {
   private static final Logger log = LoggerFactory.getLogger(CommandCdiRefresh.class);
 
-  private final List<String> command;
-  private final Duration timeout;
+  private final ExternalCommand command;
 
   CommandCdiRefresh(List<String> command, Duration timeout) {
-    this.command = List.copyOf(command);
-    this.timeout = timeout;
+    this.command = ExternalCommand.of(command, timeout);
   }
 
   /** The refresh {@code properties} ask for: none when CDI is off. */
@@ -31,10 +30,10 @@ final class CommandCdiRefresh implements KubeletSurface.CdiRefresh {
 
   @Override
   public void refresh() {
-    ExternalCommand.Ran ran = ExternalCommand.run(command, timeout);
+    ExternalCommand.Ran ran = command.run();
     if (!ran.succeeded()) {
       throw new IllegalStateException(ran.describe());
     }
-    log.info("CDI specs refreshed: {}", String.join(" ", command));
+    log.info("CDI specs refreshed: {}", command.display());
   }
 }

@@ -1,5 +1,6 @@
 package io.migd.app;
 
+import io.migd.command.ExternalCommand;
 import io.migd.reconcile.AtomicFiles;
 import io.migd.reconcile.RebootPolicy;
 import java.io.IOException;
@@ -65,7 +66,7 @@ final class CommandReboot implements RebootPolicy {
         "rebooting the node to apply a pending MIG mode generation={} command=\"{}\"",
         generation,
         String.join(" ", command));
-    ExternalCommand.Ran ran = ExternalCommand.run(command, TIMEOUT);
+    ExternalCommand.Ran ran = ExternalCommand.of(command, TIMEOUT).run();
     if (ran.succeeded()) {
       return new Request.Started(ran.describe());
     }

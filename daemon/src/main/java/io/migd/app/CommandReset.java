@@ -1,6 +1,7 @@
 package io.migd.app;
 
 import dev.failsafe.Failsafe;
+import io.migd.command.ExternalCommand;
 import io.migd.execute.Backoff;
 import io.migd.layout.ObservedGpu;
 import io.migd.nvml.Nvml;
@@ -47,10 +48,11 @@ final class CommandReset implements GpuReset {
     List<String> command =
         template.stream().map(part -> part.replace("{pciBusId}", gpu.pci().busId())).toList();
     var ran = new AtomicReference<ExternalCommand.Ran>();
+    var reset = ExternalCommand.of(command, timeout);
     try {
       nvml.whileReleased(
           () -> {
-            ran.set(ExternalCommand.run(command, timeout));
+            ran.set(reset.run());
             return null;
           });
     } catch (NvmlException e) {

@@ -8,6 +8,7 @@ import io.migd.node.CapacityLabels;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.reconcile.IntentService;
+import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.ReconcileLoop;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -82,13 +83,13 @@ class NodeConfiguration {
         @Value("${NODE_NAME}") String nodeName,
         WriterThread writerThread,
         MigdProperties properties,
-        IntentService intents) {
+        LayoutProgress progress) {
       CapacityLabels.Source capacity =
           properties.node().capacityLabels()
               ? CapacityLabels.Source.inventory(properties.strategy())
               : CapacityLabels.Source.OFF;
       return new NodeStateWriter(
-          client, nodeName.strip(), writerThread.executor(), capacity, intents::current);
+          client, nodeName.strip(), writerThread.executor(), capacity, progress::reconciling);
     }
 
     /** A label change becomes the intent, then a reconcile; started once the loop exists. */

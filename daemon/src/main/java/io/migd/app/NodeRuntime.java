@@ -12,46 +12,73 @@ import io.migd.reconcile.UsageSource;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Builds the reconcile core over an NVML session for the daemon and the one-shot commands. */
 public final class NodeRuntime {
+  private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
+
   private NodeRuntime() {}
+
+  /**
+   * The reconcile core of a one-shot command and the PodResources client it reads (if any), which
+   * {@link #close} closes: a command must not leave its gRPC channel to the kubelet open (issue
+   * 17).
+   */
+  public record OneShot(Reconciler reconciler, AutoCloseable podResources)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      try {
+        podResources.close();
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        log.debug("closing the PodResources client: {}", e.toString());
+      }
+    }
+  }
 
   /**
    * A reconciler for a one-shot command that resolves named configs from {@code configs}. On a
    * kubelet's node (its PodResources socket exists) it also counts the devices running pods hold as
    * in use, so a command never destroys a slice a pod was given; elsewhere NVML processes alone.
    */
-  public static Reconciler reconciler(
+  public static OneShot oneShot(
       NvmlSession session,
       GpuModelCatalog catalog,
       MigConfigFile configs,
       MigdProperties properties,
       RebootPolicy reboot) {
-    return Reconciler.over(
-            session.nvml(),
-            catalog,
-            configs::config,
-            oneShotUsage(session, properties),
-            ProgressListener.NONE,
-            session.reset(),
-            reboot)
-        .withParallelism(properties.reconcile().parallelism());
-  }
-
-  private static UsageSource oneShotUsage(NvmlSession session, MigdProperties properties) {
     UsageSource processes = Reconciler.processUsage(session.nvml());
     var kubelet = properties.kubelet();
-    if (!kubelet.enabled() || !Files.exists(kubelet.podResourcesSocket())) {
-      return processes;
+    UsageSource usage = processes;
+    AutoCloseable podResources = () -> {};
+    if (kubelet.enabled() && Files.exists(kubelet.podResourcesSocket())) {
+      var client = new PodResourcesClient(kubelet.podResourcesSocket());
+      podResources = client;
+      // a one-shot command never called Allocate: no grace to keep
+      usage =
+          new KubeletUsage(
+              processes,
+              client,
+              new AllocationGrace(Clock.systemUTC()),
+              Duration.ZERO,
+              kubelet.requirePodResources(),
+              Clock.systemUTC());
     }
-    // a one-shot command never called Allocate: no grace to keep
-    return new KubeletUsage(
-        processes,
-        new PodResourcesClient(kubelet.podResourcesSocket()),
-        new AllocationGrace(Clock.systemUTC()),
-        Duration.ZERO,
-        kubelet.requirePodResources(),
-        Clock.systemUTC());
+    var reconciler =
+        Reconciler.over(
+                session.nvml(),
+                catalog,
+                configs::config,
+                usage,
+                ProgressListener.NONE,
+                session.reset(),
+                reboot)
+            .withParallelism(properties.reconcile().parallelism());
+    return new OneShot(reconciler, podResources);
   }
 }

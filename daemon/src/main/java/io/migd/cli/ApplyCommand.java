@@ -58,9 +58,9 @@ final class ApplyCommand implements Callable<Integer> {
         }
       }
     }
-    try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {
-      var reconciler =
-          NodeRuntime.reconciler(session, catalog, file, properties, RebootPolicy.DISABLED);
+    try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE);
+        var node = NodeRuntime.oneShot(session, catalog, file, properties, RebootPolicy.DISABLED)) {
+      var reconciler = node.reconciler();
       Desired desired = Desired.config(Desired.Source.FILE, config.name(), 1);
       Outcome outcome = reconciler.reconcile(desired);
       for (int round = 1; round < ROUNDS && outcome.state() == GpuResult.State.APPLYING; round++) {

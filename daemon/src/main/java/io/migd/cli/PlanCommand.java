@@ -30,11 +30,19 @@ final class PlanCommand implements Callable<Integer> {
   @Mixin ConfigOptions configOptions;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** Output formats: a value picocli does not know is bad usage, exit 2, naming these. */
+  enum Format {
+    text,
+    json
+  }
+
   @Option(
       names = {"-o", "--output"},
       defaultValue = "text",
-      description = "Output format: text or json (the REST shape).")
-  String format;
+      description =
+          "Output format: ${COMPLETION-CANDIDATES} (json is the REST shape; default"
+              + " ${DEFAULT-VALUE}).")
+  Format format;
 
   @Override
   public Integer call() {
@@ -42,12 +50,12 @@ final class PlanCommand implements Callable<Integer> {
     GpuModelCatalog catalog = GpuModelCatalog.builtIn();
     var file = configOptions.load(properties, catalog);
     var config = configOptions.select(file, properties);
-    try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {
-      var reconciler =
-          NodeRuntime.reconciler(session, catalog, file, properties, RebootPolicy.DISABLED);
+    try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE);
+        var node = NodeRuntime.oneShot(session, catalog, file, properties, RebootPolicy.DISABLED)) {
+      var reconciler = node.reconciler();
       var decisions = reconciler.plan(Desired.config(Desired.Source.FILE, config.name(), 1));
       var out = spec.commandLine().getOut();
-      if (format.equals("json")) {
+      if (format == Format.json) {
         out.println(
             JsonMapper.builder()
                 .build()

@@ -193,6 +193,17 @@ class ExitStatusIT {
             3,
             List.of("migd: the persisted intent", "intent.json", "fix or remove it")),
         new Case(
+            "serve: the persisted intent is JSON without a key",
+            m ->
+                writing(
+                        m,
+                        m.stateDir().resolve("intent.json"),
+                        "{\"formatVersion\":1,\"source\":\"REST\",\"generation\":2}")
+                    .withEnvironment("SERVER_PORT", "0"),
+            List.of("serve", A100),
+            3,
+            List.of("migd: the persisted intent", "intent.json", "\"config\" is missing")),
+        new Case(
             "export: NVML missing",
             noNvml,
             List.of("export"),

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.BeanCreationException;
 import picocli.CommandLine.Command;
 
@@ -99,5 +100,42 @@ class MigdCommandTest {
 
     assertThat(status).isEqualTo(c.exitStatus());
     assertThat(err.toString().lines().toList()).singleElement().asString().contains(c.line());
+  }
+
+  /** Every command's {@code -o}: an unknown format is refused before anything runs. */
+  @ParameterizedTest
+  @ValueSource(strings = {"plan", "export"})
+  void refusesAnUnknownOutputFormatAsBadUsageNamingTheAcceptedOnes(String command) {
+    var out = new StringWriter();
+    var err = new StringWriter();
+    var commandLine = MigdCommand.commandLine();
+    commandLine.setOut(new PrintWriter(out));
+    commandLine.setErr(new PrintWriter(err));
+
+    int status = commandLine.execute(command, "-o", "xml", "--simulate=A100-SXM4-40GB");
+
+    assertThat(status).isEqualTo(2);
+    assertThat(out.toString()).isEmpty();
+    assertThat(err.toString().lines().toList())
+        .singleElement()
+        .asString()
+        .startsWith("migd: ")
+        .contains("--output", "xml", "migd " + command + " --help")
+        .containsPattern("(text, json|yaml, json)");
+  }
+
+  @Test
+  void refusesYamlForPlanWhichPrintsTextOrJson() {
+    var err = new StringWriter();
+    var commandLine = MigdCommand.commandLine();
+    commandLine.setErr(new PrintWriter(err));
+
+    int status = commandLine.execute("plan", "-o", "yaml", "--simulate=A100-SXM4-40GB");
+
+    assertThat(status).isEqualTo(2);
+    assertThat(err.toString().lines().toList())
+        .singleElement()
+        .asString()
+        .contains("expected one of [text, json]", "but was 'yaml'");
   }
 }

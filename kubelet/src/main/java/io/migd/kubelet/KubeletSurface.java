@@ -29,6 +29,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -83,10 +84,28 @@ public final class KubeletSurface
   private final Clock clock;
   private final ScheduledExecutorService healthChecks;
 
+  /**
+   * Guards the fields below for a few updates: no NVML call, process, I/O or publication happens
+   * while it is held (issue 17: the health check's NVML calls under it, behind a reset, closed a
+   * lock cycle with the GPUs' plan threads).
+   */
   private final Object lock = new Object();
+
   private Inventory built;
   private Inventory published;
+  private long version;
   private final Set<Withdrawal> withdrawn = new HashSet<>();
+
+  /**
+   * Orders publications: held only around {@code publisher}, which calls no NVML and takes no lock
+   * of this surface, so an older inventory never overwrites a newer one at the kubelet.
+   */
+  private final ReentrantLock publishing = new ReentrantLock();
+
+  private long publishedVersion;
+
+  /** An inventory to hand to the publisher, numbered in the order they were made. */
+  private record Publication(long version, Inventory inventory) {}
 
   /**
    * A surface publishing to {@code publisher} (the device plugins); {@code nvmlAnswers} says
@@ -164,6 +183,7 @@ public final class KubeletSurface
     } else if (before == null || !deviceIds(before).containsAll(deviceIds(next))) {
       refreshCdi();
     }
+    Publication publication = null;
     synchronized (lock) {
       if (next != null) {
         built = next;
@@ -171,9 +191,10 @@ public final class KubeletSurface
       }
       // without a new list the withdrawals stay: a plan may have destroyed what they cover
       if (built != null) {
-        publishLocked(true);
+        publication = nextLocked(true);
       }
     }
+    publish(publication);
   }
 
   /**
@@ -241,13 +262,15 @@ public final class KubeletSurface
     if (withdrawals.isEmpty()) {
       return;
     }
+    Publication publication = null;
     synchronized (lock) {
       withdrawn.addAll(withdrawals);
       if (built != null) {
         log.info("gpu={} withdrawing the slices its plan destroys before it runs", gpu);
-        publishLocked(false);
+        publication = nextLocked(false);
       }
     }
+    publish(publication);
   }
 
   @Override
@@ -265,52 +288,81 @@ public final class KubeletSurface
 
   @Override
   public void daemonDown(String uuid) {
+    Publication publication = null;
     synchronized (lock) {
       if (health.mpsDaemonDown(uuid) && built != null) {
-        publishLocked(false);
+        publication = nextLocked(false);
       }
     }
+    publish(publication);
   }
 
   @Override
   public void daemonUp(String uuid) {
+    Publication publication = null;
     synchronized (lock) {
       if (health.mpsDaemonUp(uuid) && built != null) {
-        publishLocked(false);
+        publication = nextLocked(false);
       }
     }
+    publish(publication);
   }
 
   @Override
   public void xid(XidWatcher.Xid xid) {
+    Publication publication = null;
     synchronized (lock) {
       Inventory known = built == null ? Inventory.EMPTY : built;
       if (health.onXid(known, xid.gpu(), xid.gpuInstanceId(), xid.code(), clock.instant())
           && built != null) {
-        publishLocked(false);
+        publication = nextLocked(false);
       }
     }
+    publish(publication);
   }
 
+  /** NVML is asked outside the lock: it may wait behind a GPU reset. */
   private void checkRecovery() {
     try {
+      if (!health.recover(clock.instant(), settings.recoveryPeriod(), nvmlAnswers)) {
+        return;
+      }
+      Publication publication = null;
       synchronized (lock) {
-        if (health.recover(clock.instant(), settings.recoveryPeriod(), nvmlAnswers)
-            && built != null) {
-          publishLocked(false);
+        if (built != null) {
+          publication = nextLocked(false);
         }
       }
+      publish(publication);
     } catch (RuntimeException e) {
       log.error("device health check failed; it runs again", e);
     }
   }
 
-  private void publishLocked(boolean always) {
+  /** What the kubelet should see now, numbered; null when it has seen it already. */
+  private Publication nextLocked(boolean always) {
     Inventory next =
         health.apply(built.without(d -> withdrawn.stream().anyMatch(w -> w.covers(d))));
     if (always || !next.equals(published)) {
       published = next;
-      publisher.accept(next);
+      return new Publication(++version, next);
+    }
+    return null;
+  }
+
+  /** Hands {@code publication} to the publisher unless a newer one went already. */
+  private void publish(Publication publication) {
+    if (publication == null) {
+      return;
+    }
+    publishing.lock();
+    try {
+      if (publication.version() > publishedVersion) {
+        publishedVersion = publication.version();
+        publisher.accept(publication.inventory());
+      }
+    } finally {
+      publishing.unlock();
     }
   }
 

@@ -11,6 +11,8 @@ import io.migd.api.deviceplugin.v1beta1.AllocateResponse;
 import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
 import io.migd.devices.MigStrategy;
 import io.migd.layout.GpuIndex;
+import io.migd.plan.Plan;
+import io.migd.plan.Step;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.Outcome;
@@ -18,6 +20,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -409,6 +414,68 @@ class KubeletSurfaceIT {
     assertThat(outcome.results().get(new GpuIndex(0)).reason()).contains(slice);
     assertThat(node.migUuids(0, "1g.5gb")).contains(slice);
     awaitIds("nvidia.com/mig-1g.5gb", node.migUuids(0, "1g.5gb"));
+  }
+
+  @Test
+  void aHealthCheckWaitingOnNvmlBehindAResetHoldsUpNoPlan() throws Exception {
+    start(NODE, MigStrategy.MIXED);
+    assertSucceeded(node.apply("mixed-node"));
+    await().atMost(Duration.ofSeconds(10)).until(node.xids::isWatching);
+    var gpuInstance = node.gpu(0).gpuInstances().getFirst();
+    String slice = gpuInstance.computeInstances().getFirst().uuid();
+    node.sim.require("xid", "--gpu", "2", "--xid", "48");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> assertThat(health("nvidia.com/gpu").values()).containsOnly("Unhealthy"));
+    node.askNvmlAtPublish = false;
+    var asking = new CountDownLatch(1);
+    node.beforeNvmlAnswers = asking::countDown;
+    var released = new CountDownLatch(1);
+    var resetEnds = new CountDownLatch(1);
+    // a GPU reset in flight: migd's NVML is released until it ends, as a reset holds it
+    Thread reset =
+        Thread.ofPlatform()
+            .start(
+                () ->
+                    node.nvml.whileReleased(
+                        () -> {
+                          released.countDown();
+                          awaitQuietly(resetEnds);
+                          return null;
+                        }));
+    try {
+      assertThat(released.await(30, TimeUnit.SECONDS)).isTrue();
+      node.clock.advance(SimulatedKubeletNode.RECOVERY);
+      // the health check now asks NVML, which answers once the reset ends
+      assertThat(asking.await(30, TimeUnit.SECONDS)).isTrue();
+
+      // meanwhile another GPU's plan withdraws the slice it destroys, on the GPU's thread
+      var withdrawn =
+          CompletableFuture.runAsync(
+              () ->
+                  node.surface.planMade(
+                      new GpuIndex(0),
+                      new Plan(
+                          List.of(new Step.DestroyGpuInstance(new GpuIndex(0), gpuInstance.id())))),
+              command -> Thread.ofPlatform().start(command));
+
+      await().atMost(Duration.ofSeconds(30)).until(withdrawn::isDone);
+      assertThat(resetEnds.getCount()).as("the reset is still in flight").isEqualTo(1);
+      assertThat(node.surface.current().resources().values().stream().flatMap(List::stream))
+          .noneMatch(d -> d.id().equals(slice));
+    } finally {
+      resetEnds.countDown();
+      reset.join();
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test

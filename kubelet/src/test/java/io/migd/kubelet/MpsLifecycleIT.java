@@ -10,11 +10,20 @@ import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.mps.MpsDaemons;
 import io.migd.mps.MpsSync;
+import io.migd.plan.Plan;
+import io.migd.plan.Step;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.Outcome;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -191,6 +200,82 @@ class MpsLifecycleIT {
     assertThat(node.controlLog(big).stream().filter("-d"::equals)).hasSize(1);
     assertThat(node.controlLog(t4).stream().filter("-d"::equals)).hasSize(1);
     before.values().forEach(pid -> assertThat(ProcessHandle.of(pid)).isPresent());
+  }
+
+  @Test
+  void aPlanQuitsItsDaemonsWhileAnotherDaemonIsBeingStarted() throws Exception {
+    long t4Daemon = node.mpsDaemons.running().get(t4);
+    ProcessHandle.of(t4Daemon).ifPresent(ProcessHandle::destroyForcibly);
+    await().atMost(WAIT).until(() -> ProcessHandle.of(t4Daemon).isEmpty());
+    var starting = new CountDownLatch(1);
+    var startMayGoOn = new CountDownLatch(1);
+    node.beforeMpsStart =
+        () -> {
+          starting.countDown();
+          awaitQuietly(startMayGoOn);
+        };
+    var where = slice(0, big);
+    // supervision starts the T4's daemon again and is held inside the start
+    Thread supervision = Thread.ofPlatform().start(node.mpsDaemons::check);
+    try {
+      assertThat(starting.await(30, TimeUnit.SECONDS)).isTrue();
+
+      // meanwhile GPU 0's plan destroys the big slice: its daemon must quit before the plan runs
+      var quit =
+          CompletableFuture.runAsync(
+              () ->
+                  node.mpsDaemons.planMade(
+                      new GpuIndex(0),
+                      new Plan(
+                          List.of(new Step.DestroyGpuInstance(new GpuIndex(0), where.gi().id())))),
+              command -> Thread.ofPlatform().start(command));
+
+      await().atMost(Duration.ofSeconds(30)).until(quit::isDone);
+      assertThat(startMayGoOn.getCount()).as("the start is still in flight").isEqualTo(1);
+      assertThat(node.controlLog(big)).last().isEqualTo("quit");
+      assertThat(node.mpsDaemons.running()).doesNotContainKey(big);
+    } finally {
+      startMayGoOn.countDown();
+      supervision.join();
+    }
+    assertThat(node.mpsDaemons.running()).containsKey(t4);
+  }
+
+  @Test
+  void aPidFileNamingAnotherProcessIsNotTakenForTheDaemon() throws Exception {
+    long t4Daemon = node.mpsDaemons.running().get(t4);
+    ProcessHandle.of(t4Daemon).ifPresent(ProcessHandle::destroyForcibly);
+    await().atMost(WAIT).until(() -> ProcessHandle.of(t4Daemon).isEmpty());
+    // the daemon's pid file stays behind, and the kernel gives its pid to another process
+    Process other = new ProcessBuilder("sleep", "600").start();
+    try {
+      Path pidFile = node.mps.pidFile(t4);
+      Files.writeString(pidFile, other.pid() + "\n");
+      Files.setLastModifiedTime(pidFile, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+
+      var restarted =
+          new MpsDaemons(node.mpsControl(), node.mps, node.surface, SimulatedKubeletNode.CATALOG);
+      restarted.findRunning();
+      Desired desired = Desired.config(Desired.Source.FILE, "shared", 1);
+      Outcome outcome = node.reconciler.reconcile(desired);
+      new MpsSync(restarted).reconciled(desired, outcome);
+
+      assertThat(restarted.running()).containsKey(t4);
+      assertThat(restarted.running().get(t4)).isNotEqualTo(other.pid());
+      assertThat(ProcessHandle.of(restarted.running().get(t4))).isPresent();
+      assertThat(node.controlLog(t4).stream().filter("-d"::equals)).hasSize(2);
+      assertThat(other.isAlive()).as("the other process is left alone").isTrue();
+    } finally {
+      other.destroyForcibly();
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test

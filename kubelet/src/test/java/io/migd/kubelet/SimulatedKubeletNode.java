@@ -104,6 +104,15 @@ final class SimulatedKubeletNode implements AutoCloseable {
   /** Runs before each publish reaches the device plugins, on the publishing thread. */
   volatile Consumer<Inventory> beforePublish = inventory -> {};
 
+  /** Runs on the health check's thread before it asks NVML whether a device answers. */
+  volatile Runnable beforeNvmlAnswers = () -> {};
+
+  /** Runs before the control command starts a daemon, on the starting thread. */
+  volatile Runnable beforeMpsStart = () -> {};
+
+  /** Whether a publish records the MIG UUIDs NVML holds (an NVML call) in {@link #published}. */
+  volatile boolean askNvmlAtPublish = true;
+
   /** What the kubelet was being shown each time the CDI refresh ran. */
   final List<Inventory> cdiRefreshes = new CopyOnWriteArrayList<>();
 
@@ -140,7 +149,7 @@ final class SimulatedKubeletNode implements AutoCloseable {
         new DevicePlugins(new DevicePluginSettings(dir, true, Duration.ofMillis(500), mps), grace);
     Consumer<Inventory> publisher =
         inventory -> {
-          published.add(new Published(inventory, migUuidsInNvml()));
+          published.add(new Published(inventory, askNvmlAtPublish ? migUuidsInNvml() : List.of()));
           beforePublish.accept(inventory);
           plugins.publish(inventory);
         };
@@ -149,7 +158,10 @@ final class SimulatedKubeletNode implements AutoCloseable {
             publisher,
             health,
             () -> cdiRefreshes.add(plugins.current()),
-            KubeletSurface.nvmlAnswers(nvml),
+            device -> {
+              beforeNvmlAnswers.run();
+              return KubeletSurface.nvmlAnswers(nvml).test(device);
+            },
             new KubeletSurface.Settings(strategy, RECOVERY, Duration.ofMillis(50)),
             clock);
     GpuReset reset =
@@ -216,6 +228,7 @@ final class SimulatedKubeletNode implements AutoCloseable {
       @Override
       public void startDaemon(Map<String, String> environment) {
         mpsCommands.add(environment.get("CUDA_VISIBLE_DEVICES") + " -d");
+        beforeMpsStart.run();
         control.startDaemon(environment);
       }
 

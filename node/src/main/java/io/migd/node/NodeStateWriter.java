@@ -9,6 +9,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.plan.Plan;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuResult;
+import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.OutcomeListener;
 import java.time.Instant;
@@ -70,7 +71,7 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   private final String nodeName;
   private final Executor executor;
   private final CapacityLabels.Source capacitySource;
-  private final Supplier<Desired> intent;
+  private final Supplier<Optional<Desired>> reconciling;
   private final Object writing = new Object();
   private final NodeEvents transitions = new NodeEvents();
   private final Queue<NodeEvents.Event> events = new ConcurrentLinkedQueue<>();
@@ -103,29 +104,35 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   }
 
   /**
-   * As above; {@code intent} (the intent now) lets a plan that starts say so at once: {@code
-   * Reconfiguring} and the state {@code pending}, before the reconcile ends.
+   * As above; {@code reconciling} (the intent the running reconcile works towards, {@link
+   * LayoutProgress#reconciling}) lets a plan that starts say so at once: {@code Reconfiguring} and
+   * the state {@code pending}, before the reconcile ends. It is not the intent now, which a REST
+   * call or a label may have changed since the reconcile started.
    */
   public NodeStateWriter(
       KubernetesClient client,
       String nodeName,
       Executor executor,
       CapacityLabels.Source capacity,
-      Supplier<Desired> intent) {
+      Supplier<Optional<Desired>> reconciling) {
     this.client = Objects.requireNonNull(client);
     this.nodeName = Objects.requireNonNull(nodeName);
     this.executor = Objects.requireNonNull(executor);
     this.capacitySource = Objects.requireNonNull(capacity);
-    this.intent = intent;
+    this.reconciling = reconciling;
   }
 
   /** Called on the reconcile loop's thread before a plan touches a GPU. */
   @Override
   public void planMade(GpuIndex gpu, Plan plan) {
-    if (intent == null || plan.steps().isEmpty()) {
+    if (reconciling == null || plan.steps().isEmpty()) {
       return;
     }
-    Desired desired = intent.get();
+    Optional<Desired> inFlight = reconciling.get();
+    if (inFlight.isEmpty()) {
+      return;
+    }
+    Desired desired = inFlight.get();
     Optional<NodeEvents.Event> started = transitions.planStarted(desired);
     if (started.isEmpty()) {
       return;
@@ -194,7 +201,11 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
 
   private void writeLatest() {
     synchronized (writing) {
-      write(latest);
+      // a plan from the file config, before the first outcome, sends its Event with no state yet
+      Written next = latest;
+      if (next != null) {
+        write(next);
+      }
       sendEvents();
     }
   }

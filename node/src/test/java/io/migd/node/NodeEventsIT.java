@@ -6,10 +6,15 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.migd.execute.ProgressListener;
+import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
 import io.migd.nvml.Nvml;
+import io.migd.plan.Plan;
 import io.migd.profiles.MigConfigFile;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.IntentService;
 import io.migd.sim.SimulatedNvml;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +22,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,6 +105,38 @@ class NodeEventsIT {
     var node = client.nodes().withName(NODE).get();
     assertThat(node.getMetadata().getLabels()).containsAllEntriesOf(OTHER_LABELS);
     assertThat(node.getMetadata().getAnnotations()).containsAllEntriesOf(OTHER_ANNOTATIONS);
+  }
+
+  @Test
+  void aReconfiguringEventNamesTheGenerationBeingAppliedNotANewerOne() {
+    migd.close();
+    var intents = new AtomicReference<IntentService>();
+    var applied = new AtomicLong();
+    // a REST change arrives while the label's plan is being made: deterministic, on the GPU's
+    // thread, before migd's surfaces hear of the plan
+    ProgressListener restChangeMeanwhile =
+        new ProgressListener() {
+          @Override
+          public void planMade(GpuIndex gpu, Plan plan) {
+            if (applied.get() == 0) {
+              applied.set(intents.get().current().generation());
+              intents
+                  .get()
+                  .change(Desired.Source.REST, new Desired.Intent.NamedConfig("all-7g.40gb"));
+            }
+          }
+        };
+    migd =
+        new NodeMigd(
+            client, NODE, sim, nvml, configs, stateDir, Optional.empty(), restChangeMeanwhile);
+    intents.set(migd.intents);
+    await().atMost(WAIT).until(() -> migd.loop.lastOutcome().isPresent());
+
+    label("all-1g.5gb");
+
+    await().atMost(WAIT).until(() -> reasons().contains("Reconfiguring"));
+    assertThat(events().getFirst().getMessage())
+        .isEqualTo("applying config all-1g.5gb (from the label, generation " + applied.get() + ")");
   }
 
   @Test

@@ -5,9 +5,11 @@ import io.migd.execute.ProgressListener;
 import io.migd.nvml.Nvml;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
+import io.migd.reconcile.Desired;
 import io.migd.reconcile.GpuReset;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
+import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.RebootPolicy;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
@@ -51,7 +53,30 @@ final class NodeMigd implements AutoCloseable {
         configs,
         stateDir,
         fileConfig,
-        new ReconcileSettings(Duration.ofHours(1), Duration.ofMillis(50), Duration.ofMillis(500)));
+        new ReconcileSettings(Duration.ofHours(1), Duration.ofMillis(50), Duration.ofMillis(500)),
+        ProgressListener.NONE);
+  }
+
+  /** As the first constructor, telling {@code first} of each plan before migd's surfaces. */
+  NodeMigd(
+      KubernetesClient client,
+      String nodeName,
+      SimulatedNvml sim,
+      Nvml nvml,
+      MigConfigFile configs,
+      Path stateDir,
+      Optional<IntentService.FileConfig> fileConfig,
+      ProgressListener first) {
+    this(
+        client,
+        nodeName,
+        sim,
+        nvml,
+        configs,
+        stateDir,
+        fileConfig,
+        new ReconcileSettings(Duration.ofHours(1), Duration.ofMillis(50), Duration.ofMillis(500)),
+        first);
   }
 
   /**
@@ -67,11 +92,36 @@ final class NodeMigd implements AutoCloseable {
       Path stateDir,
       Optional<IntentService.FileConfig> fileConfig,
       ReconcileSettings settings) {
+    this(
+        client,
+        nodeName,
+        sim,
+        nvml,
+        configs,
+        stateDir,
+        fileConfig,
+        settings,
+        ProgressListener.NONE);
+  }
+
+  private NodeMigd(
+      KubernetesClient client,
+      String nodeName,
+      SimulatedNvml sim,
+      Nvml nvml,
+      MigConfigFile configs,
+      Path stateDir,
+      Optional<IntentService.FileConfig> fileConfig,
+      ReconcileSettings settings,
+      ProgressListener first) {
     intents = new IntentService(new IntentStore(stateDir), fileConfig);
     watch = new NodeLabelWatch(client, nodeName);
     intents.labelSeen(watch.readLabel());
     writes = Executors.newSingleThreadExecutor();
-    writer = new NodeStateWriter(client, nodeName, writes);
+    var progress = new LayoutProgress();
+    writer =
+        new NodeStateWriter(
+            client, nodeName, writes, CapacityLabels.Source.OFF, progress::reconciling);
     GpuReset reset =
         gpu -> {
           var result = sim.resetGpu(gpu.index().value());
@@ -79,8 +129,22 @@ final class NodeMigd implements AutoCloseable {
         };
     Reconciler reconciler =
         Reconciler.over(
-            nvml, CATALOG, configs::config, ProgressListener.NONE, reset, RebootPolicy.DISABLED);
-    loop = new ReconcileLoop(reconciler, intents::current, settings, List.of(writer));
+            nvml,
+            CATALOG,
+            configs::config,
+            ProgressListener.all(List.of(first, writer)),
+            reset,
+            RebootPolicy.DISABLED);
+    loop =
+        new ReconcileLoop(
+            reconciler,
+            () -> {
+              Desired desired = intents.current();
+              progress.reconcileStarted(desired);
+              return desired;
+            },
+            settings,
+            List.of(progress, writer));
     loop.start();
     watch.start(
         label -> {
