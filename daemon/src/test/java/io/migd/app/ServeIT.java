@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.migd.cli.MigdProcess;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,17 +28,16 @@ class ServeIT {
 
   @Test
   void isNotReadyUntilTheFirstReconcileEndsAndNotLiveWhileRunsStopCompleting() throws Exception {
-    int port = freePort();
     var migd =
         MigdProcess.on(nodeDir)
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_CONFIG", "all-balanced")
             // every state-changing NVML call takes 1 s: the first reconcile (9 such calls on the
             // A100) outlasts the start of the web server and the 1 s liveness timeout
             .withEnvironment("NVML_SIM_LATENCY_MS", "1000")
             .withEnvironment("MIGD_HEALTH_LIVENESSTIMEOUT", "1s");
     try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,T4")) {
-      String base = "http://127.0.0.1:" + port;
+      String base = "http://127.0.0.1:" + daemon.httpPort();
       HttpResponse<String> early =
           await()
               .atMost(PATIENCE)
@@ -78,11 +76,5 @@ class ServeIT {
     return http.send(
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

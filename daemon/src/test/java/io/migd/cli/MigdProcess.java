@@ -1,7 +1,6 @@
 package io.migd.cli;
 
 import static org.assertj.core.api.Assertions.fail;
-import static org.awaitility.Awaitility.await;
 
 import java.io.File;
 import java.io.IOException;
@@ -22,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 
 /**
  * migd run as a real child JVM (the test JVM's {@code java} and class path) on one simulated node:
@@ -246,16 +246,22 @@ public final class MigdProcess {
      * not listen within {@link #TIMEOUT}.
      */
     public int httpPort() {
-      return await()
+      // Awaitility's: this class's own await() waits for the process end
+      return Awaitility.await()
           .atMost(TIMEOUT)
           .pollInterval(Duration.ofMillis(100))
           .failFast("migd " + args + " ended before it listened", () -> !process.isAlive())
-          .until(() -> listening(read(stdout)), OptionalInt::isPresent)
+          .until(this::httpPortIfListening, OptionalInt::isPresent)
           .getAsInt();
     }
 
-    private static OptionalInt listening(String log) {
-      Matcher m = LISTENING.matcher(log);
+    /**
+     * The port {@code serve} answers HTTP on if its web server listens already, without waiting:
+     * for a hook that runs while the process starts (the web server listens before the device
+     * plugins register with the kubelet).
+     */
+    public OptionalInt httpPortIfListening() {
+      Matcher m = LISTENING.matcher(read(stdout));
       return m.find() ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty();
     }
 
