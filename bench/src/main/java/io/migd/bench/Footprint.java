@@ -1,7 +1,6 @@
 package io.migd.bench;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +14,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -43,6 +44,9 @@ public final class Footprint {
    * An option {@code env:NAME=value} is an environment variable of the process, not a JVM option.
    */
   private static final String ENV = "env:";
+
+  private static final Pattern LISTENING =
+      Pattern.compile("http listening address=\\S+ port=(\\d+)");
 
   /**
    * (b): the serial collector (one GC thread, no concurrent machinery), C1 only, a heap sized for
@@ -203,10 +207,10 @@ public final class Footprint {
     Files.deleteIfExists(cache);
     var options = new ArrayList<>(config.options());
     options.add("-XX:AOTCacheOutput=" + cache);
-    int port = freePort();
-    Process process = start(java, app, work, options, port, "train-" + config.name());
+    String label = "train-" + config.name();
+    Process process = start(java, app, work, options, label);
     try {
-      awaitReady(process, port);
+      awaitReady(process, work.resolve(label + ".log"));
       stop(process);
     } finally {
       process.destroyForcibly();
@@ -220,11 +224,10 @@ public final class Footprint {
 
   private static Run measure(
       String java, Path app, Path work, List<String> options, int restSeconds) throws Exception {
-    int port = freePort();
     long started = System.nanoTime();
-    Process process = start(java, app, work, options, port, "run");
+    Process process = start(java, app, work, options, "run");
     try {
-      awaitReady(process, port);
+      awaitReady(process, work.resolve("run.log"));
       double readyMs = (System.nanoTime() - started) / 1e6;
       double cpuMs = cpuMs(process.pid());
       long gpusInSync = gpusInSync(work.resolve("run.log"));
@@ -250,10 +253,9 @@ public final class Footprint {
       options.add("-XX:AOTCache=" + cache);
     }
     options.add("-XX:NativeMemoryTracking=summary");
-    int port = freePort();
-    Process process = start(java, app, work, options, port, "nmt");
+    Process process = start(java, app, work, options, "nmt");
     try {
-      awaitReady(process, port);
+      awaitReady(process, work.resolve("nmt.log"));
       TimeUnit.SECONDS.sleep(restSeconds);
       System.out.printf(
           "VmRSS %d KiB, RssAnon %d KiB, RssFile %d KiB%n",
@@ -273,8 +275,7 @@ public final class Footprint {
     }
   }
 
-  private static Process start(
-      String java, Path app, Path work, List<String> options, int port, String label)
+  private static Process start(String java, Path app, Path work, List<String> options, String label)
       throws IOException {
     Path state = Files.createTempDirectory(work, "state-");
     var command = new ArrayList<String>();
@@ -289,7 +290,8 @@ public final class Footprint {
             "--simulate=" + GPUS,
             "--migd.config=all-balanced",
             "--migd.state-dir=" + state,
-            "--server.port=" + port));
+            // the kernel picks the port; migd logs the one it got
+            "--server.port=0"));
     var builder = new ProcessBuilder(command).directory(work.toFile());
     // the simulated GPUs in memory, no kubelet, no Kubernetes: the node as the image's training
     // sees it
@@ -308,13 +310,15 @@ public final class Footprint {
     return builder.start();
   }
 
-  private static void awaitReady(Process process, int port) throws Exception {
+  /** Waits for the {@code http listening} line in {@code log}, then for readiness on that port. */
+  private static void awaitReady(Process process, Path log) throws Exception {
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    int port = awaitListening(process, log, deadline);
     var request =
         HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
             .timeout(Duration.ofSeconds(2))
             .build();
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
         throw new IllegalStateException("migd exited before ready: " + process.exitValue());
@@ -323,12 +327,27 @@ public final class Footprint {
         if (HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
           return;
         }
-      } catch (IOException notListeningYet) {
-        // the port opens late in start-up
+      } catch (IOException refused) {
+        // listening was logged, so this is a hiccup; the deadline bounds the retries
       }
       TimeUnit.MILLISECONDS.sleep(10);
     }
     throw new IllegalStateException("migd not ready within " + READY_TIMEOUT);
+  }
+
+  /** The port of the {@code http listening} line migd logs once its web server listens. */
+  private static int awaitListening(Process process, Path log, long deadline) throws Exception {
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("migd exited before it listened: " + process.exitValue());
+      }
+      Matcher listening = LISTENING.matcher(Files.readString(log));
+      if (listening.find()) {
+        return Integer.parseInt(listening.group(1));
+      }
+      TimeUnit.MILLISECONDS.sleep(10);
+    }
+    throw new IllegalStateException("migd did not listen within " + READY_TIMEOUT);
   }
 
   /** SIGTERM, as the kubelet stops the pod; an AOT training run writes its cache on this exit. */
@@ -390,12 +409,6 @@ public final class Footprint {
     double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     return String.format(
         format + " (" + format + "-" + format + ")", median, sorted[0], sorted[n - 1]);
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   private static List<String> concat(List<String> options, String option) {

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.migd.cli.MigdProcess;
 import io.migd.cli.NvmlSimCommand;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,17 +29,16 @@ class ServeIT {
 
   @Test
   void isNotReadyUntilTheFirstReconcileEndsAndNotLiveWhileRunsStopCompleting() throws Exception {
-    int port = freePort();
     var migd =
         MigdProcess.on(nodeDir)
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_CONFIG", "all-balanced")
             // every state-changing NVML call takes 1 s: the first reconcile (9 such calls on the
             // A100) outlasts the start of the web server and the 1 s liveness timeout
             .withEnvironment("NVML_SIM_LATENCY_MS", "1000")
             .withEnvironment("MIGD_HEALTH_LIVENESSTIMEOUT", "1s");
     try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,T4")) {
-      String base = "http://127.0.0.1:" + port;
+      String base = "http://127.0.0.1:" + daemon.httpPort();
       HttpResponse<String> early =
           await()
               .atMost(PATIENCE)
@@ -77,10 +75,9 @@ class ServeIT {
 
   @Test
   void aGpuWhoseUuidNvmlCannotReadFailsAloneAndLivenessStaysUp() throws Exception {
-    int port = freePort();
     var migd =
         MigdProcess.on(nodeDir)
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_CONFIG", "all-7g.40gb")
             .withEnvironment("NVML_SIM_FAULTS", "nvmlDeviceGetUUID@1=NVML_ERROR_GPU_IS_LOST")
             // GPU 1 fails every run, so the loop retries every second; each of those runs
@@ -88,7 +85,7 @@ class ServeIT {
             .withEnvironment("MIGD_RECONCILE_MAXBACKOFF", "1s")
             .withEnvironment("MIGD_HEALTH_LIVENESSTIMEOUT", "4s");
     try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,A100-SXM4-40GB")) {
-      String base = "http://127.0.0.1:" + port;
+      String base = "http://127.0.0.1:" + daemon.httpPort();
       await()
           .atMost(PATIENCE)
           .ignoreExceptions()
@@ -127,11 +124,5 @@ class ServeIT {
     return http.send(
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

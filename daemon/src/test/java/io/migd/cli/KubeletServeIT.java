@@ -8,7 +8,6 @@ import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
 import io.migd.kubelet.FakeKubelet;
 import io.migd.kubelet.FakePodResources;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,7 +15,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,11 +56,10 @@ class KubeletServeIT {
 
   @Test
   void servesTheKubeletAndCountsWhatItSees() throws Exception {
-    int port = freePort();
     Path cdiMarker = nodeDir.resolve("cdi-refreshed");
     var migd =
         MigdProcess.on(nodeDir)
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_CONFIG", "all-1g.5gb")
             .withEnvironment("MIGD_RECONCILE_RESYNC", "1s")
             .withEnvironment("MIGD_CDI_ENABLED", "true")
@@ -68,10 +68,11 @@ class KubeletServeIT {
             .withEnvironment(
                 "MIGD_KUBELET_PODRESOURCESSOCKET",
                 pluginDir.resolve("pod-resources.sock").toString());
-    String health = "http://127.0.0.1:" + port + "/actuator/health";
+    var started = new AtomicReference<MigdProcess.Running>();
     var answersAtRegistration = new CopyOnWriteArrayList<String>();
-    kubelet.onRegister(() -> answersAtRegistration.add(probe(health)));
+    kubelet.onRegister(() -> answersAtRegistration.add(probeHealth(started.get())));
     try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,T4")) {
+      started.set(daemon);
       await()
           .atMost(PATIENCE)
           .untilAsserted(
@@ -107,7 +108,7 @@ class KubeletServeIT {
 
       podResources.answer(
           FakePodResources.onePod("ml", "trainer-0", "main", "nvidia.com/mig-1g.5gb", slice));
-      String metrics = "http://127.0.0.1:" + port + "/actuator/prometheus";
+      String metrics = "http://127.0.0.1:" + daemon.httpPort() + "/actuator/prometheus";
       await()
           .atMost(PATIENCE)
           .ignoreExceptions()
@@ -147,10 +148,20 @@ class KubeletServeIT {
     }
   }
 
-  /** {@code HTTP <status>}, or what stopped the request. */
-  private String probe(String url) {
+  /**
+   * {@code HTTP <status>} of {@code /actuator/health}, or why there was none: the daemon has not
+   * said it listens yet, or what stopped the request.
+   */
+  private String probeHealth(MigdProcess.Running daemon) {
+    if (daemon == null) {
+      return "migd not started";
+    }
+    OptionalInt port = daemon.httpPortIfListening();
+    if (port.isEmpty()) {
+      return "not listening: no 'http listening' line yet";
+    }
     try {
-      return "HTTP " + get(url).statusCode();
+      return "HTTP " + get("http://127.0.0.1:" + port.getAsInt() + "/actuator/health").statusCode();
     } catch (IOException e) {
       return e.toString();
     } catch (InterruptedException e) {
@@ -163,11 +174,5 @@ class KubeletServeIT {
     return http.send(
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

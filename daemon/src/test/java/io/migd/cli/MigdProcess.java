@@ -246,16 +246,22 @@ public final class MigdProcess {
      * not listen within {@link #TIMEOUT}.
      */
     public int httpPort() {
+      // Awaitility's: this class's own await() waits for the process end
       return Awaitility.await()
           .atMost(TIMEOUT)
           .pollInterval(Duration.ofMillis(100))
           .failFast("migd " + args + " ended before it listened", () -> !process.isAlive())
-          .until(() -> listening(read(stdout)), OptionalInt::isPresent)
+          .until(this::httpPortIfListening, OptionalInt::isPresent)
           .getAsInt();
     }
 
-    private static OptionalInt listening(String log) {
-      Matcher m = LISTENING.matcher(log);
+    /**
+     * The port {@code serve} answers HTTP on if its web server listens already, without waiting:
+     * for a hook that runs while the process starts (the web server listens before the device
+     * plugins register with the kubelet).
+     */
+    public OptionalInt httpPortIfListening() {
+      Matcher m = LISTENING.matcher(read(stdout));
       return m.find() ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty();
     }
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.migd.kubelet.FakeKubelet;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -87,10 +86,9 @@ class MpsServeIT {
     Path config = nodeDir.resolve("sharing.yaml");
     Files.writeString(config, CONFIG);
     Path control = SimulatedNvml.extract(nodeDir.resolve("mps-sim")).mpsControlPath();
-    int port = freePort();
     var migd =
         MigdProcess.on(nodeDir)
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_CONFIGFILE", config.toString())
             .withEnvironment("MIGD_CONFIG", "shared")
             .withEnvironment("MIGD_MPS_CONTROLCOMMAND", control.toString())
@@ -101,6 +99,7 @@ class MpsServeIT {
     String big;
     String t4;
     try (var daemon = migd.start("serve", NODE)) {
+      int port = daemon.httpPort();
       await()
           .atMost(PATIENCE)
           .untilAsserted(
@@ -219,12 +218,6 @@ class MpsServeIT {
   private long pid(String uuid) throws IOException {
     return Long.parseLong(
         Files.readString(pipe(uuid).resolve("nvidia-cuda-mps-control.pid")).strip());
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   private static List<String> metrics(int port) throws IOException, InterruptedException {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -17,7 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,8 @@ class DashboardQueriesIT {
       "prometheus is not on the PATH: the dashboard queries are not run (apt-get install"
           + " prometheus)";
   private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final Pattern LISTENING =
+      Pattern.compile("msg=\"Listening on\" address=127\\.0\\.0\\.1:(\\d+)");
 
   static {
     if (PROMETHEUS == null) {
@@ -79,17 +83,18 @@ class DashboardQueriesIT {
                   node: %s
         """
             .formatted(node.address(), NODE));
-    int port = freePort();
-    api = "http://127.0.0.1:" + port + "/api/v1/query?query=";
+    Path log = dir.resolve("prometheus.log");
     prometheus =
         new ProcessBuilder(
                 PROMETHEUS.toString(),
                 "--config.file=" + config,
                 "--storage.tsdb.path=" + dir.resolve("tsdb"),
-                "--web.listen-address=127.0.0.1:" + port)
+                // the kernel picks the port, and Prometheus logs the one it got
+                "--web.listen-address=127.0.0.1:0")
             .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("prometheus.log").toFile())
+            .redirectOutput(log.toFile())
             .start();
+    api = "http://127.0.0.1:" + listeningPort(prometheus, log) + "/api/v1/query?query=";
     // two scrapes after the pod and the process showed, so rates over them have two samples
     await()
         .atMost(MetricsNode.PATIENCE)
@@ -155,9 +160,18 @@ class DashboardQueriesIT {
     return JSON.readTree(response.body());
   }
 
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  /** The port of Prometheus's {@code msg="Listening on" address=127.0.0.1:N} line, once logged. */
+  private static int listeningPort(Process prometheus, Path log) {
+    return await()
+        .atMost(MetricsNode.PATIENCE)
+        .pollInterval(Duration.ofMillis(100))
+        .failFast("prometheus ended before it listened", () -> !prometheus.isAlive())
+        .until(() -> listening(Files.readString(log)), OptionalInt::isPresent)
+        .getAsInt();
+  }
+
+  private static OptionalInt listening(String log) {
+    Matcher m = LISTENING.matcher(log);
+    return m.find() ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty();
   }
 }

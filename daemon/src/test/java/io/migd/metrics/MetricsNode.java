@@ -8,7 +8,6 @@ import io.migd.kubelet.FakeKubelet;
 import io.migd.kubelet.FakePodResources;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -64,10 +63,9 @@ final class MetricsNode implements AutoCloseable {
     podResources = FakePodResources.start(pluginDir.resolve("pod-resources.sock"));
     Path configFile = nodeDir.resolve("configs.yaml");
     Files.writeString(configFile, CONFIG);
-    port = freePort();
     daemon =
         MigdProcess.on(nodeDir)
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_CONFIGFILE", configFile.toString())
             .withEnvironment("MIGD_CONFIG", "metrics-it")
             .withEnvironment("MIGD_RECONCILE_RESYNC", "1s")
@@ -78,6 +76,7 @@ final class MetricsNode implements AutoCloseable {
             .withEnvironment(
                 "NVML_SIM_FAULTS", "nvmlDeviceGetUtilizationRates@3=NVML_ERROR_GPU_IS_LOST")
             .start("serve", "--simulate=A100-SXM4-40GB,A100-SXM4-40GB,T4,T4");
+    port = daemon.httpPort();
     Scrape first =
         await()
             .atMost(PATIENCE)
@@ -145,11 +144,5 @@ final class MetricsNode implements AutoCloseable {
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes());
     assertThat(process.waitFor()).as(output).isZero();
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.migd.cli.MigdProcess;
 import io.migd.cli.NvmlSimCommand;
 import io.migd.sim.SimulatedNvml;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -68,18 +67,14 @@ class ResetInProgressServeIT {
             nvmlSim(nvmlSim, migd, "reset --gpu 0"),
             "touch '" + done + "'",
             ""));
-    int port;
-    try (var socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    String base = "http://127.0.0.1:" + port;
     try (var daemon =
-        migd.withEnvironment("SERVER_PORT", Integer.toString(port))
+        migd.withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_KUBELET_ENABLED", "false")
             .withEnvironment("MIGD_NVML_LIBRARY", library.toString())
             .withEnvironment("MIGD_NVML_RESETWAIT", "200ms")
             .withEnvironment("MIGD_RESETCOMMAND", "sh," + script + ",{pciBusId}")
             .start("serve")) {
+      String base = "http://127.0.0.1:" + daemon.httpPort();
       await()
           .atMost(PATIENCE)
           .ignoreExceptions()

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.migd.cli.MigdProcess;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -55,18 +54,17 @@ class ConcurrentReshapeIT {
   @Test
   void fiftyConcurrentWritersEndOnTheConfigOfTheHighestGeneration() throws Exception {
     Path configFile = Files.writeString(nodeDir.resolve("configs.yaml"), configs());
-    int port = freePort();
     var migd =
         MigdProcess.on(nodeDir)
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_KUBELET_ENABLED", "false")
             .withEnvironment("MIGD_CONFIGFILE", configFile.toString())
             // every state-changing NVML call takes a while, so reconciles overlap the writers
             .withEnvironment("NVML_SIM_LATENCY_MS", "5");
-    String base = "http://127.0.0.1:" + port;
     record Accepted(String config, long generation) {}
     var accepted = new ArrayList<Accepted>();
     try (var daemon = migd.start("serve", MODELS)) {
+      String base = "http://127.0.0.1:" + daemon.httpPort();
       await()
           .atMost(PATIENCE)
           .ignoreExceptions()
@@ -169,11 +167,5 @@ class ConcurrentReshapeIT {
     return http.send(
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

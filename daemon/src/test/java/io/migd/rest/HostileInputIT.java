@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.migd.cli.MigdProcess;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -101,15 +100,14 @@ class HostileInputIT {
   @Test
   void hostileRequestsGetProblemDetailsAndLeaveTheGpusAsTheyWere() throws Exception {
     Path configFile = Files.writeString(nodeDir.resolve("configs.yaml"), CONFIGS);
-    int port = freePort();
     var migd =
         MigdProcess.on(nodeDir)
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_KUBELET_ENABLED", "false")
             .withEnvironment("MIGD_CONFIGFILE", configFile.toString())
             .withEnvironment("MIGD_CONFIG", "balanced");
-    String base = "http://127.0.0.1:" + port;
     try (var daemon = migd.start("serve", MODELS)) {
+      String base = "http://127.0.0.1:" + daemon.httpPort();
       await()
           .atMost(PATIENCE)
           .ignoreExceptions()
@@ -547,11 +545,5 @@ class HostileInputIT {
     return http.send(
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.migd.cli.MigdProcess;
 import io.migd.cli.NvmlSimCommand;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -48,16 +47,16 @@ class LayoutApiIT {
 
   @BeforeAll
   static void startDaemon() throws IOException {
-    int port = freePort();
-    base = "http://127.0.0.1:" + port + "/api/v1";
     migd =
         MigdProcess.on(dir.resolve("node"))
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_CONFIG", "all-balanced")
             // every state-changing NVML call takes 150 ms, so a reshape lasts long enough to be
             // seen in flight
             .withEnvironment("NVML_SIM_LATENCY_MS", "150");
     daemon = migd.start("serve", NODE);
+    int port = daemon.httpPort();
+    base = "http://127.0.0.1:" + port + "/api/v1";
     String ready = "http://127.0.0.1:" + port + "/actuator/health/readiness";
     await()
         .atMost(PATIENCE)
@@ -481,11 +480,5 @@ class LayoutApiIT {
       throws IOException, InterruptedException {
     return http.send(
         request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

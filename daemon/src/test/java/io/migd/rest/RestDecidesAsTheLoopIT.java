@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.migd.cli.MigdProcess;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,19 +59,15 @@ class RestDecidesAsTheLoopIT {
       Files.write(models, data.readAllBytes());
     }
     Path configFile = Files.writeString(dir.resolve("configs.yaml"), CONFIGS);
-    int port;
-    try (var socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    base = "http://127.0.0.1:" + port + "/api/v1";
     var migd =
         MigdProcess.on(dir.resolve("node"))
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_KUBELET_ENABLED", "false")
             .withEnvironment("MIGD_CONFIGFILE", configFile.toString())
             .withEnvironment("MIGD_CONFIG", "one-1g.10gb")
             .withEnvironment("NVML_SIM_MODELS", models.toString());
     daemon = migd.start("serve", NODE);
+    base = "http://127.0.0.1:" + daemon.httpPort() + "/api/v1";
     JsonNode settled =
         await()
             .atMost(PATIENCE)

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.migd.cli.MigdProcess;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,13 +31,11 @@ class UnobservableGpuApiIT {
 
   @Test
   void oneLostGpuLeavesTheOthersInEveryReadCall() throws Exception {
-    int port = freePort();
-    String base = "http://127.0.0.1:" + port;
     try (var daemon =
         serve(
-            port,
             "nvmlDeviceGetMigMode@1=NVML_ERROR_GPU_IS_LOST",
             "--simulate=A100-SXM4-40GB,A100-SXM4-40GB,T4")) {
+      String base = "http://127.0.0.1:" + daemon.httpPort();
       await()
           .atMost(PATIENCE)
           .ignoreExceptions()
@@ -92,10 +88,9 @@ class UnobservableGpuApiIT {
 
   @Test
   void anExplicitLayoutWhileNvmlCannotListTheGpusIs503NamingTheReason() throws Exception {
-    int port = freePort();
-    String base = "http://127.0.0.1:" + port;
     try (var daemon =
-        serve(port, "nvmlDeviceGetCount_v2=NVML_ERROR_UNKNOWN", "--simulate=A100-SXM4-40GB,T4")) {
+        serve("nvmlDeviceGetCount_v2=NVML_ERROR_UNKNOWN", "--simulate=A100-SXM4-40GB,T4")) {
+      String base = "http://127.0.0.1:" + daemon.httpPort();
       JsonNode layout =
           await()
               .atMost(PATIENCE)
@@ -118,20 +113,17 @@ class UnobservableGpuApiIT {
     }
   }
 
-  /** {@code migd serve} on the simulated GPUs, with these faults; kubelet off, all-balanced. */
-  private MigdProcess.Running serve(int port, String faults, String simulate) {
+  /**
+   * {@code migd serve} on the simulated GPUs, with these faults, on a port the kernel picks;
+   * kubelet off, all-balanced.
+   */
+  private MigdProcess.Running serve(String faults, String simulate) {
     return MigdProcess.on(nodeDir)
-        .withEnvironment("SERVER_PORT", Integer.toString(port))
+        .withEnvironment("SERVER_PORT", "0")
         .withEnvironment("MIGD_KUBELET_ENABLED", "false")
         .withEnvironment("MIGD_CONFIG", "all-balanced")
         .withEnvironment("NVML_SIM_FAULTS", faults)
         .start("serve", simulate);
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   private HttpResponse<String> put(String url, String body) throws Exception {

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.migd.cli.MigdProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,18 +19,12 @@ record ApiCalls(String base) {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final Duration PATIENCE = Duration.ofSeconds(90);
 
-  /** A port free now, for {@code SERVER_PORT}. */
-  static int freePort() {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Waits until the daemon answers 200 on its readiness probe. */
-  static ApiCalls ready(int port, MigdProcess.Running daemon) {
-    var calls = new ApiCalls("http://127.0.0.1:" + port);
+  /**
+   * Waits until the daemon (started with {@code SERVER_PORT=0}) listens and answers 200 on its
+   * readiness probe.
+   */
+  static ApiCalls ready(MigdProcess.Running daemon) {
+    var calls = new ApiCalls("http://127.0.0.1:" + daemon.httpPort());
     await()
         .atMost(PATIENCE)
         .ignoreExceptions()

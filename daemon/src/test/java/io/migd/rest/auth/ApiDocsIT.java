@@ -54,15 +54,14 @@ class ApiDocsIT {
   @BeforeAll
   static void start() throws IOException {
     Path tokenFile = Files.writeString(nodeDir.resolve("token"), "docs-token");
-    int port = ApiCalls.freePort();
     daemon =
         MigdProcess.on(nodeDir.resolve("node"))
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_KUBELET_ENABLED", "false")
             .withEnvironment("MIGD_AUTH_MODE", "token")
             .withEnvironment("MIGD_AUTH_TOKENFILE", tokenFile.toString())
             .start("serve", "--simulate=A100-SXM4-40GB");
-    api = ApiCalls.ready(port, daemon);
+    api = ApiCalls.ready(daemon);
   }
 
   @AfterAll

@@ -74,10 +74,9 @@ class KubernetesAuthIT {
         .create();
     Path kubeconfig =
         Kubeconfig.write(nodeDir.resolve("kubeconfig"), client.getConfiguration().getMasterUrl());
-    int port = ApiCalls.freePort();
     daemon =
         MigdProcess.on(nodeDir.resolve("node"))
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_KUBELET_ENABLED", "false")
             .withEnvironment("MIGD_AUTH_MODE", "kubernetes")
             .withEnvironment("MIGD_AUTH_CACHETTL", "5m")
@@ -85,7 +84,7 @@ class KubernetesAuthIT {
             .withEnvironment("KUBECONFIG", kubeconfig.toString())
             .withEnvironment("LOGGING_LEVEL_IO_MIGD", "DEBUG")
             .start("serve", "--simulate=A100-SXM4-40GB");
-    api = ApiCalls.ready(port, daemon);
+    api = ApiCalls.ready(daemon);
   }
 
   @AfterAll

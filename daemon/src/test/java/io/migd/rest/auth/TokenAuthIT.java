@@ -30,10 +30,9 @@ class TokenAuthIT {
   @BeforeAll
   static void start() throws Exception {
     Path tokenFile = Files.writeString(nodeDir.resolve("token"), TOKEN + "\n");
-    int port = ApiCalls.freePort();
     daemon =
         MigdProcess.on(nodeDir.resolve("node"))
-            .withEnvironment("SERVER_PORT", Integer.toString(port))
+            .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_KUBELET_ENABLED", "false")
             .withEnvironment("MIGD_AUTH_MODE", "token")
             .withEnvironment("MIGD_AUTH_TOKENFILE", tokenFile.toString())
@@ -41,7 +40,7 @@ class TokenAuthIT {
             .withEnvironment("LOGGING_LEVEL_IO_MIGD", "DEBUG")
             .withEnvironment("LOGGING_LEVEL_ORG_SPRINGFRAMEWORK_WEB", "DEBUG")
             .start("serve", "--simulate=A100-SXM4-40GB");
-    api = ApiCalls.ready(port, daemon);
+    api = ApiCalls.ready(daemon);
   }
 
   @AfterAll
