@@ -4,12 +4,8 @@ import io.migd.api.rest.GpuLayout;
 import io.migd.api.rest.LayoutRequest;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuTarget;
-import io.migd.layout.TargetResolver;
 import io.migd.plan.Decision;
 import io.migd.profiles.MigConfigFile;
-import io.migd.profiles.ProfileName;
-import io.migd.profiles.ProfileNameException;
-import io.migd.profiles.Sharing;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
 import java.io.IOException;
@@ -20,7 +16,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
@@ -203,143 +198,12 @@ final class LayoutRequests {
       if (gpu == null) {
         throw RestProblem.badRequest("gpus[" + i + "] is null; give a GPU layout");
       }
-      targets.add(target(gpu, i));
+      targets.add(GpuLayoutTargets.target(gpu, i));
       if (!seen.add(gpu.gpu())) {
         throw RestProblem.unprocessable("GPU " + gpu.gpu() + " is given twice in \"gpus\"");
       }
     }
     return new Desired.Intent.Layout(targets);
-  }
-
-  private static GpuTarget target(GpuLayout gpu, int i) {
-    String at = "gpus[" + i + "]";
-    if (gpu.gpu() == null) {
-      throw RestProblem.unprocessable(at + " has no \"gpu\" (the GPU's index)");
-    }
-    int index = gpu.gpu();
-    if (index < 0) {
-      throw RestProblem.unprocessable(
-          "GPU index " + index + " is out of range: GPU indices start at 0");
-    }
-    boolean migEnabled = gpu.migEnabled() != null ? gpu.migEnabled() : gpu.migDevices() != null;
-    var gpuIndex = new GpuIndex(index);
-    if (gpu.timeSlicing() != null && gpu.mps() != null) {
-      throw RestProblem.unprocessable(
-          "GPU " + index + ": \"timeSlicing\" and \"mps\" are both given; a GPU is shared one way");
-    }
-    if (gpu.timeSlicing() != null || gpu.mps() != null) {
-      String key = gpu.timeSlicing() != null ? "timeSlicing" : "mps";
-      if (migEnabled) {
-        throw RestProblem.unprocessable(
-            "GPU " + index + ": \"" + key + "\" applies to a GPU with MIG disabled");
-      }
-      if (gpu.sharing() != null) {
-        throw RestProblem.unprocessable(
-            "GPU " + index + ": \"sharing\" applies to the MIG slices of a GPU with MIG enabled");
-      }
-      return GpuTarget.whole(
-          gpuIndex,
-          gpu.timeSlicing() != null
-              ? sharing("GPU " + index + ": \"timeSlicing", gpu.timeSlicing().replicas(), false)
-              : sharing("GPU " + index + ": \"mps", gpu.mps().replicas(), true));
-    }
-    if (!migEnabled) {
-      if (gpu.migDevices() != null && !gpu.migDevices().isEmpty()) {
-        throw RestProblem.unprocessable(
-            "GPU " + index + ": \"migDevices\" given with \"migEnabled\": false");
-      }
-      if (gpu.sharing() != null) {
-        throw RestProblem.unprocessable(
-            "GPU " + index + ": \"sharing\" applies to the MIG slices of a GPU with MIG enabled");
-      }
-      return GpuTarget.whole(gpuIndex, 1);
-    }
-    var devices = new LinkedHashMap<ProfileName, Integer>();
-    long total = 0;
-    Map<String, Integer> asked = gpu.migDevices() == null ? Map.of() : gpu.migDevices();
-    for (var entry : asked.entrySet()) {
-      ProfileName profile;
-      try {
-        profile = ProfileName.parse(entry.getKey());
-      } catch (ProfileNameException e) {
-        throw RestProblem.unprocessable(
-            "GPU " + index + ": unknown profile: " + printable(e.getMessage(), 300));
-      }
-      Integer count = entry.getValue();
-      if (count == null || count < 0) {
-        throw RestProblem.unprocessable(
-            "GPU " + index + ": the count of " + profile + " must be 0 or more, got " + count);
-      }
-      total += count;
-      if (total > MAX_MIG_DEVICES) {
-        throw RestProblem.unprocessable(
-            "GPU "
-                + index
-                + ": too many instances: "
-                + total
-                + " or more MIG devices asked for, no GPU has more than "
-                + MAX_MIG_DEVICES);
-      }
-      if (count > 0) {
-        devices.put(profile, count);
-      }
-    }
-    var sliceSharing = new LinkedHashMap<ProfileName, Sharing>();
-    Map<String, GpuLayout.SliceSharing> shared = gpu.sharing() == null ? Map.of() : gpu.sharing();
-    for (var entry : shared.entrySet()) {
-      ProfileName profile;
-      try {
-        profile = ProfileName.parse(entry.getKey());
-      } catch (ProfileNameException e) {
-        throw RestProblem.unprocessable(
-            "GPU " + index + ": \"sharing\": " + printable(e.getMessage(), 300));
-      }
-      if (!devices.containsKey(profile)) {
-        throw RestProblem.unprocessable(
-            "GPU "
-                + index
-                + ": \"sharing\" names profile "
-                + profile
-                + ", which \"migDevices\" does not ask for");
-      }
-      var kinds = entry.getValue();
-      String where = "GPU " + index + ": \"sharing." + profile;
-      if (kinds == null || (kinds.timeSlicing() == null) == (kinds.mps() == null)) {
-        throw RestProblem.unprocessable(
-            where
-                + "\" must give exactly one of \"timeSlicing\" and \"mps\", got "
-                + (kinds == null || kinds.mps() == null ? "neither" : "both"));
-      }
-      if (sliceSharing.put(
-              profile,
-              kinds.mps() != null
-                  ? sharing(where + ".mps", kinds.mps().replicas(), true)
-                  : sharing(where + ".timeSlicing", kinds.timeSlicing().replicas(), false))
-          != null) {
-        throw RestProblem.unprocessable(
-            "GPU " + index + ": \"sharing\" names profile " + profile + " twice");
-      }
-    }
-    try {
-      return GpuTarget.mig(gpuIndex, TargetResolver.gpuInstances(devices), sliceSharing);
-    } catch (IllegalArgumentException e) {
-      throw RestProblem.unprocessable("GPU " + index + ": " + e.getMessage());
-    }
-  }
-
-  /** The sharing a {@code replicas} value at {@code at} (a message prefix) asks for, or 422. */
-  private static Sharing sharing(String at, Integer replicas, boolean mps) {
-    int max = mps ? Sharing.MAX_MPS_REPLICAS : MAX_REPLICAS;
-    if (replicas == null || replicas < 1 || replicas > max) {
-      throw RestProblem.unprocessable(
-          at
-              + ".replicas\" must be between 1 and "
-              + max
-              + (mps ? " (CUDA MPS serves at most 48 clients per device)" : "")
-              + ", got "
-              + replicas);
-    }
-    return mps ? new Sharing.Mps(replicas) : new Sharing.TimeSliced(replicas);
   }
 
   /**

@@ -1,0 +1,84 @@
+package io.migd.mps;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Brings one daemon up or down and keeps the state in line: a start or an adoption (a plan that
+ * destroys the device meanwhile has it quit once it runs), a {@code quit}, the servers each daemon
+ * reports, and its health told to the listener. Processes run and the listener is told outside the
+ * state lock.
+ */
+final class DaemonLifecycle {
+  private final MpsDaemonState state;
+  private final DaemonCommands commands;
+  private final PidFiles pidFiles;
+  private final MpsListener listener;
+
+  DaemonLifecycle(
+      MpsDaemonState state, DaemonCommands commands, PidFiles pidFiles, MpsListener listener) {
+    this.state = state;
+    this.commands = commands;
+    this.pidFiles = pidFiles;
+    this.listener = listener;
+  }
+
+  /**
+   * Adopts the daemon {@code adopted} names when it runs, else starts one; outside the lock, so a
+   * plan that destroys the device meanwhile marks it cancelled and the daemon is told to quit here.
+   * With {@code retryLater}, a start that fails leaves an entry the next check retries.
+   */
+  void bringUp(MpsDevice device, Long adopted, boolean retryLater) {
+    String uuid = device.uuid();
+    state.beginStart(uuid, device);
+    RunningDaemon up = null;
+    boolean destroyed = false;
+    try {
+      up =
+          adopted != null && pidFiles.namesDaemon(uuid, adopted)
+              ? commands.adopt(device, adopted)
+              : commands.start(device);
+    } finally {
+      destroyed = state.endStart(uuid, device, up, retryLater);
+      if (destroyed && up != null) {
+        commands.sendQuit(uuid, up.pid(), "a plan destroys its device; it started meanwhile");
+      }
+    }
+    if (!destroyed) {
+      markUp(uuid);
+    }
+  }
+
+  /** Forgets the daemon of {@code uuid} and tells it to {@code quit}. */
+  void quit(String uuid, String why) {
+    RunningDaemon daemon = state.forget(uuid);
+    commands.sendQuit(uuid, daemon == null ? 0 : daemon.pid(), why);
+    refreshServers();
+  }
+
+  /** Asks each running daemon for its servers (outside the lock), then records them. */
+  void refreshServers() {
+    Map<String, RunningDaemon> current = state.daemonsByUuid();
+    var lists = new LinkedHashMap<String, List<Integer>>();
+    current.forEach(
+        (uuid, daemon) -> {
+          if (pidFiles.namesDaemon(uuid, daemon.pid())) {
+            lists.put(uuid, commands.serverList(uuid));
+          }
+        });
+    state.recordServers(current, lists);
+  }
+
+  void markDown(String uuid) {
+    if (state.markDown(uuid)) {
+      listener.daemonDown(uuid);
+    }
+  }
+
+  void markUp(String uuid) {
+    if (state.markUp(uuid)) {
+      listener.daemonUp(uuid);
+    }
+  }
+}
