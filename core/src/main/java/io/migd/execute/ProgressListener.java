@@ -13,6 +13,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * the reconciler hands a listener one event at a time ({@link #oneAtATime}), and one GPU's events
  * in their order, so a listener needs no locking of its own for that. Keep calls short and make no
  * NVML call in them: other GPUs' steps wait while one runs, and a GPU reset waits for those steps.
+ * A listener safe to call from several threads at once may be told without that lock ({@code
+ * Reconciler.overConcurrent}, the daemon's MPS daemons, whose {@code quit} takes long): only its
+ * own GPU's plan waits for it.
  */
 public interface ProgressListener {
   /** Listens to nothing. */

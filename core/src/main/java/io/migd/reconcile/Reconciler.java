@@ -48,8 +48,8 @@ public final class Reconciler {
   /**
    * A reconciler over its collaborators; {@code configs} looks up a named config. The GPUs run in
    * parallel and each calls {@code listener} from its own thread: give it (and the executor) a
-   * listener that takes one event at a time, {@link ProgressListener#oneAtATime}, as {@link #over}
-   * does.
+   * listener that takes events from several threads at once, or one that takes one event at a time,
+   * {@link ProgressListener#oneAtATime}, as {@link #over} does.
    */
   public Reconciler(
       NodeObserver observer,
@@ -138,14 +138,40 @@ public final class Reconciler {
       ProgressListener listener,
       GpuReset reset,
       RebootPolicy reboot) {
-    ProgressListener oneAtATime = ProgressListener.oneAtATime(listener);
+    return overConcurrent(
+        observer,
+        nvml,
+        catalog,
+        configs,
+        usage,
+        ProgressListener.oneAtATime(listener),
+        reset,
+        reboot);
+  }
+
+  /**
+   * As {@link #over(NodeObserver, Nvml, GpuModelCatalog, ConfigLookup, UsageSource,
+   * ProgressListener, GpuReset, RebootPolicy)}, but {@code listener} is told as the GPUs' threads
+   * call it, several GPUs' events at once (each GPU's in its order): a composite that wraps in
+   * {@link ProgressListener#oneAtATime} only the listeners that need it, so one that takes long
+   * (the MPS daemons running {@code quit}) holds up no other GPU's plan.
+   */
+  public static Reconciler overConcurrent(
+      NodeObserver observer,
+      Nvml nvml,
+      GpuModelCatalog catalog,
+      ConfigLookup configs,
+      UsageSource usage,
+      ProgressListener listener,
+      GpuReset reset,
+      RebootPolicy reboot) {
     return new Reconciler(
         observer,
         new ModelSource(nvml, catalog),
         configs,
         usage,
-        new Executor(nvml, oneAtATime),
-        oneAtATime,
+        new Executor(nvml, listener),
+        listener,
         reset,
         reboot,
         Clock.systemUTC());

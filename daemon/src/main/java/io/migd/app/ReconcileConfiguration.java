@@ -154,7 +154,7 @@ class ReconcileConfiguration {
       ReconcileMetrics metrics,
       NodeObserver observer) {
     GpuReset reset = kubeletSurface.map(k -> k.watching(session.reset())).orElse(session.reset());
-    return Reconciler.over(
+    return Reconciler.overConcurrent(
             observer,
             session.nvml(),
             catalog,

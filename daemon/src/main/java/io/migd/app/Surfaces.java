@@ -1,6 +1,7 @@
 package io.migd.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.migd.execute.ProgressListener;
 import io.migd.execute.ProgressListeners;
 import io.migd.kubelet.KubeletSurface;
 import io.migd.metrics.DeviceMetrics;
@@ -14,6 +15,7 @@ import io.migd.reconcile.IntentService;
 import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.OutcomeListener;
 import io.migd.reconcile.OutcomeListeners;
+import io.migd.reconcile.Reconciler;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,10 +32,12 @@ record Surfaces(ProgressListeners progress, OutcomeListeners outcomes) {
   /**
    * The daemon's surfaces. Progress: the MPS daemons first (quit reaches a daemon before its slice
    * is withdrawn and destroyed), then the kubelet, the Node, the layout progress and the metrics.
-   * Outcomes: the MPS daemons first (a daemon is up before the kubelet is shown its replicas), the
-   * node snapshot (what {@code GET /api/v1/gpus} and the scrape read), then the kubelet, the Node,
-   * the layout progress, the metrics, the UUID recorder, and readiness last, once every other
-   * surface shows the outcome.
+   * The progress composite is for {@link Reconciler#overConcurrent}: the GPUs' threads tell the MPS
+   * daemons at once, so one GPU's {@code quit} holds up no other GPU; every other progress listener
+   * takes one event at a time. Outcomes: the MPS daemons first (a daemon is up before the kubelet
+   * is shown its replicas), the node snapshot (what {@code GET /api/v1/gpus} and the scrape read),
+   * then the kubelet, the Node, the layout progress, the metrics, the UUID recorder, and readiness
+   * last, once every other surface shows the outcome.
    */
   static Surfaces of(
       MpsDaemons mps,
@@ -48,10 +52,10 @@ record Surfaces(ProgressListeners progress, OutcomeListeners outcomes) {
       MeterRegistry registry) {
     var progress = new ArrayList<ProgressListeners.Named>();
     progress.add(new ProgressListeners.Named("mps-daemons", mps));
-    kubelet.ifPresent(k -> progress.add(new ProgressListeners.Named("kubelet", k)));
-    node.ifPresent(n -> progress.add(new ProgressListeners.Named("node-state", n)));
-    progress.add(new ProgressListeners.Named("layout-progress", layout));
-    progress.add(new ProgressListeners.Named("reconcile-metrics", metrics));
+    kubelet.ifPresent(k -> progress.add(oneAtATime("kubelet", k)));
+    node.ifPresent(n -> progress.add(oneAtATime("node-state", n)));
+    progress.add(oneAtATime("layout-progress", layout));
+    progress.add(oneAtATime("reconcile-metrics", metrics));
 
     var outcomes = new ArrayList<OutcomeListeners.Named>();
     outcomes.add(new OutcomeListeners.Named("mps-daemons", new MpsSync(mps)));
@@ -70,6 +74,10 @@ record Surfaces(ProgressListeners progress, OutcomeListeners outcomes) {
     var failures = new ListenerFailureMetrics(registry, names);
     return new Surfaces(
         new ProgressListeners(progress, failures), new OutcomeListeners(outcomes, failures));
+  }
+
+  private static ProgressListeners.Named oneAtATime(String name, ProgressListener listener) {
+    return new ProgressListeners.Named(name, ProgressListener.oneAtATime(listener));
   }
 
   /** The names of the outcome listeners, in order. */

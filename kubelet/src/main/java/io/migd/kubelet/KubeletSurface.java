@@ -29,7 +29,6 @@ import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -76,7 +75,6 @@ public final class KubeletSurface
     }
   }
 
-  private final Consumer<Inventory> publisher;
   private final DeviceHealth health;
   private final CdiRefresh cdi;
   private final Predicate<Device> nvmlAnswers;
@@ -97,12 +95,12 @@ public final class KubeletSurface
   private final Set<Withdrawal> withdrawn = new HashSet<>();
 
   /**
-   * Orders publications: held only around {@code publisher}, which calls no NVML and takes no lock
-   * of this surface, so an older inventory never overwrites a newer one at the kubelet.
+   * Hands the newest inventory to the publisher, which serves sockets and registers with the
+   * kubelet, with no lock held across that: an older inventory never overwrites a newer one at the
+   * kubelet, and a thread that only has news (an XID, a health change) never waits behind another's
+   * socket work.
    */
-  private final ReentrantLock publishing = new ReentrantLock();
-
-  private long publishedVersion;
+  private final LatestWins<Inventory> publishing;
 
   /** An inventory to hand to the publisher, numbered in the order they were made. */
   private record Publication(long version, Inventory inventory) {}
@@ -119,7 +117,7 @@ public final class KubeletSurface
       Predicate<Device> nvmlAnswers,
       Settings settings,
       Clock clock) {
-    this.publisher = publisher;
+    this.publishing = new LatestWins<>(publisher);
     this.health = health;
     this.cdi = cdi;
     this.nvmlAnswers = nvmlAnswers;
@@ -194,7 +192,7 @@ public final class KubeletSurface
         publication = nextLocked(true);
       }
     }
-    publish(publication);
+    publishAndWait(publication);
   }
 
   /**
@@ -270,7 +268,7 @@ public final class KubeletSurface
         publication = nextLocked(false);
       }
     }
-    publish(publication);
+    publishAndWait(publication);
   }
 
   @Override
@@ -350,19 +348,23 @@ public final class KubeletSurface
     return null;
   }
 
-  /** Hands {@code publication} to the publisher unless a newer one went already. */
-  private void publish(Publication publication) {
-    if (publication == null) {
-      return;
+  /**
+   * Hands {@code publication} to the publisher and returns once it, or a newer one, went: what the
+   * reconcile and a plan about to run show the kubelet is shown before they go on.
+   */
+  private void publishAndWait(Publication publication) {
+    if (publication != null) {
+      publishing.offerAndWait(publication.version(), publication.inventory());
     }
-    publishing.lock();
-    try {
-      if (publication.version() > publishedVersion) {
-        publishedVersion = publication.version();
-        publisher.accept(publication.inventory());
-      }
-    } finally {
-      publishing.unlock();
+  }
+
+  /**
+   * Hands {@code publication} to the publisher; returns at once when another thread is publishing,
+   * which publishes it, or a newer one, next.
+   */
+  private void publish(Publication publication) {
+    if (publication != null) {
+      publishing.offer(publication.version(), publication.inventory());
     }
   }
 

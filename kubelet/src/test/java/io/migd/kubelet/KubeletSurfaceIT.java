@@ -470,6 +470,74 @@ class KubeletSurfaceIT {
     }
   }
 
+  @Test
+  void anXidWhileAPublishIsInItsSocketWorkIsTakenAtOnceAndTheNewestListReachesTheKubelet()
+      throws Exception {
+    start(NODE, MigStrategy.MIXED);
+    assertSucceeded(node.apply("mixed-node"));
+    awaitIds("nvidia.com/gpu", replicas(2, 4));
+    await().atMost(Duration.ofSeconds(10)).until(node.xids::isWatching);
+    var gpuInstances = node.gpu(0).gpuInstances();
+    var large =
+        gpuInstances.stream()
+            .filter(gi -> gi.profile().toString().equals("3g.20gb"))
+            .findFirst()
+            .orElseThrow();
+    var small =
+        gpuInstances.stream()
+            .filter(gi -> gi.profile().toString().equals("1g.5gb"))
+            .findFirst()
+            .orElseThrow();
+    String marked = small.computeInstances().getFirst().uuid();
+    var inSocketWork = new CountDownLatch(1);
+    var release = new CountDownLatch(1);
+    node.beforePublish =
+        inventory -> {
+          inSocketWork.countDown();
+          awaitQuietly(release);
+        };
+    try {
+      // a plan withdraws a slice: its publish is held in the device plugins' socket work
+      var withdrawn =
+          CompletableFuture.runAsync(
+              () ->
+                  node.surface.planMade(
+                      new GpuIndex(0),
+                      new Plan(List.of(new Step.DestroyGpuInstance(new GpuIndex(0), large.id())))),
+              command -> Thread.ofPlatform().start(command));
+      assertThat(inSocketWork.await(30, TimeUnit.SECONDS)).isTrue();
+
+      // the XID thread takes one XID, then the next, while that publish is still held
+      node.sim.require("xid", "--gpu", "2", "--xid", "48");
+      node.sim.require("xid", "--gpu", "0", "--gi", Integer.toString(small.id()), "--xid", "94");
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(node.surface.current().resources().get("nvidia.com/mig-1g.5gb"))
+                      .filteredOn(d -> d.id().equals(marked))
+                      .singleElement()
+                      .matches(d -> !d.healthy(), "unhealthy"));
+      assertThat(withdrawn).as("the plan goes on once the kubelet was told").isNotDone();
+      node.beforePublish = inventory -> {};
+      release.countDown();
+      await().atMost(WAIT).until(withdrawn::isDone);
+    } finally {
+      node.beforePublish = inventory -> {};
+      release.countDown();
+    }
+
+    // the newest list reaches the kubelet: the slice withdrawn, both XIDs' marks
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(health("nvidia.com/gpu").values()).hasSize(4).containsOnly("Unhealthy");
+              assertThat(health("nvidia.com/mig-1g.5gb")).containsEntry(marked, "Unhealthy");
+              assertThat(health("nvidia.com/mig-3g.20gb")).isEmpty();
+            });
+  }
+
   private static void awaitQuietly(CountDownLatch latch) {
     try {
       latch.await();
