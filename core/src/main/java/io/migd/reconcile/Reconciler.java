@@ -222,7 +222,15 @@ public final class Reconciler {
    * @throws NvmlException when NVML cannot even list the GPUs
    */
   public List<NodePlan> plan(List<Desired> intents) {
-    ObservedNode observed = observer.observeEach(pool);
+    return plan(intents, observer.observeEach(pool));
+  }
+
+  /**
+   * As {@link #plan(List)}, over {@code observed} instead of a fresh observation: for readers that
+   * must not wait behind a GPU reset, which decide over the node snapshot ({@code GET
+   * /api/v1/configs}).
+   */
+  public List<NodePlan> plan(List<Desired> intents, ObservedNode observed) {
     Usage usage = usageSource.usage(observed);
     var plans = new ArrayList<NodePlan>();
     for (Desired desired : intents) {

@@ -3,6 +3,7 @@ package io.migd.rest;
 import io.migd.api.rest.ConfigStatus;
 import io.migd.api.rest.GpuDecision;
 import io.migd.api.rest.GpuLayout;
+import io.migd.layout.ObservedNode;
 import io.migd.plan.Decision;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
@@ -19,17 +20,21 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /api/v1/configs}: what each config of the config file would make of this node, decided
- * as the reconcile loop decides (one observation of the node, NVML's profiles first).
+ * as the reconcile loop decides (NVML's profiles first), over the node snapshot with its processes
+ * read now, as {@code GET /api/v1/gpus} reads it: a GPU reset that holds NVML longer than {@code
+ * migd.nvml.reset-wait} is answered {@code 503} naming the reset.
  */
 @RestController
 @RequestMapping(value = "/api/v1", produces = MediaType.APPLICATION_JSON_VALUE)
 class ConfigsController {
   private final Reconciler reconciler;
   private final MigConfigFile file;
+  private final RestNode node;
 
-  ConfigsController(Reconciler reconciler, MigConfigFile file) {
+  ConfigsController(Reconciler reconciler, MigConfigFile file, RestNode node) {
     this.reconciler = reconciler;
     this.file = file;
+    this.node = node;
   }
 
   @Operation(
@@ -37,11 +42,13 @@ class ConfigsController {
   @GetMapping("/configs")
   List<ConfigStatus> configs() {
     List<MigConfig> configs = file.configs();
+    ObservedNode observed = node.snapshot().withLiveProcesses(node.snapshot().latest());
     List<NodePlan> plans =
         reconciler.plan(
             configs.stream()
                 .map(config -> Desired.config(Desired.Source.REST, config.name(), 0))
-                .toList());
+                .toList(),
+            observed);
     var result = new ArrayList<ConfigStatus>();
     for (int i = 0; i < configs.size(); i++) {
       NodePlan plan = plans.get(i);

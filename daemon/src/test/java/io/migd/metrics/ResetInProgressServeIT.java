@@ -19,12 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A scrape and {@code GET /api/v1/gpus} while a GPU reset is still in progress answer instead of
- * waiting for it: the GET {@code 503} naming the reset, the scrape without the GPU being reset. The
- * reset is {@code migd.reset-command} (migd on the simulated library as if it were the driver's), a
- * script that holds until the test lets it go, so both answers provably arrive while the reset is
- * held. A holder NVML does not list (nvidia-persistenced) keeps the A100's MIG mode change pending,
- * which makes migd reset the GPU.
+ * A scrape, {@code GET /api/v1/gpus} and {@code GET /api/v1/configs} while a GPU reset is still in
+ * progress answer instead of waiting for it: the GETs {@code 503} naming the reset, the scrape
+ * without the GPU being reset. The reset is {@code migd.reset-command} (migd on the simulated
+ * library as if it were the driver's), a script that holds until the test lets it go, so both
+ * answers provably arrive while the reset is held. A holder NVML does not list
+ * (nvidia-persistenced) keeps the A100's MIG mode change pending, which makes migd reset the GPU.
  */
 class ResetInProgressServeIT {
   private static final Duration PATIENCE = Duration.ofSeconds(90);
@@ -95,6 +95,7 @@ class ResetInProgressServeIT {
       await().atMost(PATIENCE).until(() -> Files.exists(started));
 
       HttpResponse<String> gpus = get(base + "/api/v1/gpus");
+      HttpResponse<String> configs = get(base + "/api/v1/configs");
       Scrape scrape = scrape(base);
 
       assertThat(Files.exists(done)).as("the reset is still held").isFalse();
@@ -105,6 +106,10 @@ class ResetInProgressServeIT {
           .contains("GPU 0 (")
           .contains("is being reset")
           .contains("migd.nvml.reset-wait");
+      assertThat(configs.statusCode()).as(configs.body()).isEqualTo(503);
+      assertThat(JSON.readTree(configs.body()).path("detail").asString())
+          .contains("GPU 0 (")
+          .contains("is being reset");
       assertThat(scrape.named("migd_gpu_info", Map.of("gpu", "0"))).isEmpty();
       assertThat(scrape.named("migd_gpu_memory_total_bytes", Map.of("gpu", "0"))).isEmpty();
       assertThat(scrape.named("migd_gpu_info", Map.of("gpu", "1")))
