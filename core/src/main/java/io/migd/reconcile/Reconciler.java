@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.SequencedSet;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,8 +108,8 @@ public final class Reconciler {
   }
 
   /**
-   * As {@link #over(Nvml, GpuModelCatalog, Function, ProgressListener, GpuReset, RebootPolicy)},
-   * deciding from {@code usage}.
+   * As {@link #over(Nvml, GpuModelCatalog, ConfigLookup, ProgressListener, GpuReset,
+   * RebootPolicy)}, deciding from {@code usage}.
    */
   public static Reconciler over(
       Nvml nvml,
@@ -177,7 +176,10 @@ public final class Reconciler {
         Clock.systemUTC());
   }
 
-  /** The observer of this reconciler: the node's one, which {@link NodeSnapshot} shares. */
+  /**
+   * The observer of this reconciler; the daemon builds it once and gives the same one to its {@link
+   * NodeSnapshot}, a benchmark reads it here.
+   */
   public NodeObserver observer() {
     return observer;
   }
