@@ -159,7 +159,8 @@ public final class NodeObserver {
         migCapable,
         mode,
         instances,
-        nvml.computeProcesses(device));
+        nvml.computeProcesses(device),
+        nvml.minorNumber(device));
   }
 
   private List<LiveGpuInstance> gpuInstances(

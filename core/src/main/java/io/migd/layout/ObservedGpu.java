@@ -8,7 +8,8 @@ import java.util.Objects;
 
 /**
  * One GPU as NVML shows it now: identity, MIG mode (both false on a GPU without MIG), the GPU
- * instances in placement order, and the compute processes on it.
+ * instances in placement order, the compute processes on it, and its device minor number ({@code
+ * /dev/nvidia<minor>}; DRA names devices by it).
  */
 public record ObservedGpu(
     GpuIndex index,
@@ -19,7 +20,8 @@ public record ObservedGpu(
     boolean migCapable,
     MigMode migMode,
     List<LiveGpuInstance> gpuInstances,
-    List<ProcessInfo> processes) {
+    List<ProcessInfo> processes,
+    int minor) {
   /** Copies the lists. */
   public ObservedGpu {
     Objects.requireNonNull(index);
@@ -28,11 +30,39 @@ public record ObservedGpu(
     Objects.requireNonNull(migMode);
     gpuInstances = List.copyOf(gpuInstances);
     processes = List.copyOf(processes);
+    if (minor < 0) {
+      throw new IllegalArgumentException(
+          "GPU " + index + ": minor number " + minor + " is negative");
+    }
+  }
+
+  /** A GPU whose minor number is its index, as on most nodes (tests and replays). */
+  public ObservedGpu(
+      GpuIndex index,
+      String uuid,
+      String name,
+      PciInfo pci,
+      long memoryMiB,
+      boolean migCapable,
+      MigMode migMode,
+      List<LiveGpuInstance> gpuInstances,
+      List<ProcessInfo> processes) {
+    this(
+        index,
+        uuid,
+        name,
+        pci,
+        memoryMiB,
+        migCapable,
+        migMode,
+        gpuInstances,
+        processes,
+        index.value());
   }
 
   /** This GPU with the processes read now in place of those observed. */
   public ObservedGpu withProcesses(List<ProcessInfo> now) {
     return new ObservedGpu(
-        index, uuid, name, pci, memoryMiB, migCapable, migMode, gpuInstances, now);
+        index, uuid, name, pci, memoryMiB, migCapable, migMode, gpuInstances, now, minor);
   }
 }

@@ -21,6 +21,9 @@ public interface DeviceQueries {
   /** NVML index of a GPU, or the MIG device index of a MIG device. */
   int index(DeviceHandle device);
 
+  /** The device minor number of a GPU: {@code /dev/nvidia<minor>}. */
+  int minorNumber(DeviceHandle device);
+
   /** UUID of a GPU or MIG device. */
   String uuid(DeviceHandle device);
 

@@ -65,6 +65,12 @@ final class FfmDeviceQueries implements DeviceQueries {
   }
 
   @Override
+  public int minorNumber(DeviceHandle device) {
+    return calls.readInt(
+        "nvmlDeviceGetMinorNumber", out -> raw.nvmlDeviceGetMinorNumber(dev(device), out));
+  }
+
+  @Override
   public String uuid(DeviceHandle device) {
     return readName("nvmlDeviceGetUUID", device, true);
   }

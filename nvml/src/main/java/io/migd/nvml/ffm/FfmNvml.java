@@ -115,6 +115,11 @@ public final class FfmNvml implements Nvml {
   }
 
   @Override
+  public int minorNumber(DeviceHandle device) {
+    return devices.minorNumber(device);
+  }
+
+  @Override
   public String uuid(DeviceHandle device) {
     return devices.uuid(device);
   }

@@ -1,0 +1,50 @@
+package io.migd.claims;
+
+import io.migd.layout.GpuIndex;
+import java.util.Objects;
+
+/**
+ * A device a prepared claim owns, as the checkpoint records it.
+ *
+ * @param claimUid the owning claim's UID
+ * @param claimNamespace the owning claim's namespace
+ * @param claimName the owning claim's name
+ * @param deviceName the device's name in the pool
+ * @param gpu the GPU it is on
+ * @param gpuUuid the GPU's UUID
+ * @param gpuInstanceId the GPU instance, or -1 for a whole GPU
+ * @param computeInstanceId the compute instance, or -1 for a whole GPU
+ * @param placementStart the GPU instance's placement start, or -1 for a whole GPU
+ * @param placementSize the GPU instance's placement size, or -1 for a whole GPU
+ * @param migUuid the MIG device's UUID, empty for a whole GPU
+ * @param completed whether its prepare completed (false: started, the instance may be half-made)
+ */
+public record ClaimedDevice(
+    String claimUid,
+    String claimNamespace,
+    String claimName,
+    String deviceName,
+    GpuIndex gpu,
+    String gpuUuid,
+    int gpuInstanceId,
+    int computeInstanceId,
+    int placementStart,
+    int placementSize,
+    String migUuid,
+    boolean completed) {
+  /** Checks every part is there. */
+  public ClaimedDevice {
+    Objects.requireNonNull(claimUid);
+    Objects.requireNonNull(claimNamespace);
+    Objects.requireNonNull(claimName);
+    Objects.requireNonNull(deviceName);
+    Objects.requireNonNull(gpu);
+    Objects.requireNonNull(gpuUuid);
+    Objects.requireNonNull(migUuid);
+  }
+
+  /** Whether it is a whole GPU. */
+  public boolean wholeGpu() {
+    return gpuInstanceId < 0;
+  }
+}

@@ -1,0 +1,22 @@
+package io.migd.claims;
+
+import io.migd.layout.GpuIndex;
+import java.util.List;
+
+/**
+ * Which prepared claims own which devices, read from the checkpoint: the pool (free placements,
+ * UUIDs of prepared dynamic devices), the reconcile (a dynamic GPU's instances belong to claims)
+ * and the REST surface read it. Implementations answer from memory, without I/O.
+ */
+public interface ClaimedDevices {
+  /** No claim prepared: device-plugin mode, and tests. */
+  ClaimedDevices NONE = List::of;
+
+  /** Every device of every prepared claim (started or completed), in claim then device order. */
+  List<ClaimedDevice> all();
+
+  /** The devices prepared claims own on one GPU. */
+  default List<ClaimedDevice> on(GpuIndex gpu) {
+    return all().stream().filter(d -> d.gpu().equals(gpu)).toList();
+  }
+}
