@@ -24,15 +24,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.DependsOn;
 
 /**
  * The kubelet surface (docs/contract.md, kubelet): device plugin servers, PodResources usage, XID
- * health and the device metrics. Off with {@code migd.kubelet.enabled=false}.
+ * health and the device metrics. Off with {@code migd.kubelet.enabled=false}, and in {@code
+ * migd.kubelet.mode=dra}, where migd is the node's DRA driver instead.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "migd.kubelet.enabled", matchIfMissing = true)
+@Conditional(OnKubeletMode.DevicePlugin.class)
 @DependsOn({"stateLock", "nvmlSession"})
 class KubeletConfiguration {
   private static final Logger log = LoggerFactory.getLogger(KubeletConfiguration.class);

@@ -30,6 +30,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param node the Kubernetes node surface (with {@code NODE_NAME})
  * @param auth who may call the REST API ({@code /api/v1})
  * @param mps the MPS control daemons of MPS-shared GPUs and slices
+ * @param dra the DRA driver, in {@code migd.kubelet.mode=dra}
+ * @param sysfsRoot where sysfs is mounted (PCIe root and NUMA node of each GPU); tests give their
+ *     own tree
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -47,10 +50,20 @@ public record MigdProperties(
     @DefaultValue Cdi cdi,
     @DefaultValue Node node,
     @DefaultValue Auth auth,
-    @DefaultValue Mps mps) {
+    @DefaultValue Mps mps,
+    @DefaultValue Dra dra,
+    @DefaultValue("/sys") Path sysfsRoot) {
 
-  /** Refuses a command element holding whitespace; fills in the default liveness timeout. */
+  /**
+   * Refuses a command element holding whitespace, and DRA mode without CDI; fills in the default
+   * liveness timeout.
+   */
   public MigdProperties {
+    if (kubelet.enabled() && kubelet.mode() == KubeletMode.DRA && !cdi.enabled()) {
+      throw new IllegalArgumentException(
+          "migd.kubelet.mode=dra needs migd.cdi.enabled=true: a prepared claim names its devices"
+              + " by CDI IDs, and NVIDIA's spec of each GPU comes from migd.cdi.refresh-command");
+    }
     resetCommand = CommandList.check("migd.reset-command", resetCommand);
     if (health.livenessTimeout() == null) {
       health =
@@ -122,7 +135,9 @@ public record MigdProperties(
   public record Health(Duration livenessTimeout, @DefaultValue("5m") Duration recoveryPeriod) {}
 
   /**
-   * @param enabled whether migd serves the kubelet as its device plugin
+   * @param enabled whether migd serves the kubelet (as its device plugin or its DRA driver)
+   * @param mode {@code device-plugin} (the default) or {@code dra}: one per node, since a node
+   *     cannot offer one resource both ways
    * @param devicePluginDir where the kubelet's {@code kubelet.sock} is and migd's sockets go
    * @param podResourcesSocket the kubelet's PodResources socket
    * @param allocationGrace how long a device handed out by Allocate counts as in use before its pod
@@ -132,14 +147,70 @@ public record MigdProperties(
    */
   public record Kubelet(
       @DefaultValue("true") boolean enabled,
+      @DefaultValue("device-plugin") KubeletMode mode,
       @DefaultValue("/var/lib/kubelet/device-plugins") Path devicePluginDir,
       @DefaultValue("/var/lib/kubelet/pod-resources/kubelet.sock") Path podResourcesSocket,
       @DefaultValue("5m") Duration allocationGrace,
       @DefaultValue("false") boolean requirePodResources) {}
 
+  /** The values of {@code migd.kubelet.mode}. */
+  public enum KubeletMode {
+    DEVICE_PLUGIN,
+    DRA
+  }
+
+  /**
+   * @param driverName the DRA driver's name; NVIDIA's by default, so claims and DeviceClasses
+   *     written for NVIDIA's driver select migd's devices
+   * @param registryDir the kubelet's plugin registry, where the registration socket goes
+   * @param pluginDir where the DRA socket goes; empty for {@code /var/lib/kubelet/plugins/<driver>}
+   * @param qps how many ResourceSlice writes per second at most
+   * @param burst how many ResourceSlice writes at once at most
+   * @param partitionable publish dynamic devices on Kubernetes 1.35 (the operator enabled the alpha
+   *     gate DRAPartitionableDevices in the API server and the scheduler)
+   * @param procRoot where {@code /proc} is (the MIG capability files and the boot id)
+   * @param reclaimAfter how long an unprepared claim's MIG instance is kept idle for reuse
+   * @param claimCheck how often each prepared claim is read back; one that is gone or no longer
+   *     allocated here is unprepared
+   */
+  public record Dra(
+      @DefaultValue("gpu.nvidia.com") String driverName,
+      @DefaultValue("/var/lib/kubelet/plugins_registry") Path registryDir,
+      @DefaultValue("") String pluginDir,
+      @DefaultValue("20") double qps,
+      @DefaultValue("40") int burst,
+      @DefaultValue("false") boolean partitionable,
+      @DefaultValue("/proc") Path procRoot,
+      @DefaultValue("0s") Duration reclaimAfter,
+      @DefaultValue("10m") Duration claimCheck) {
+    /** Refuses rates and periods that cannot work. */
+    public Dra {
+      if (qps <= 0 || burst < 1) {
+        throw new IllegalArgumentException(
+            "migd.dra.qps must be positive and migd.dra.burst at least 1, got "
+                + qps
+                + " and "
+                + burst);
+      }
+      if (reclaimAfter.isNegative() || claimCheck.isNegative() || claimCheck.isZero()) {
+        throw new IllegalArgumentException(
+            "migd.dra.reclaim-after must not be negative and migd.dra.claim-check must be"
+                + " positive");
+      }
+    }
+
+    /** The DRA socket's directory: {@code pluginDir}, or the kubelet's default for the driver. */
+    public Path pluginDirectory() {
+      return pluginDir.isBlank()
+          ? Path.of("/var/lib/kubelet/plugins").resolve(driverName)
+          : Path.of(pluginDir);
+    }
+  }
+
   /**
    * @param enabled whether Allocate returns CDI device names, after refreshing the specs
    * @param refreshCommand generates the CDI specs by UUID, as an argument list
+   * @param dir where migd writes its per-claim CDI specs in dra mode
    */
   public record Cdi(
       @DefaultValue("false") boolean enabled,
@@ -150,7 +221,8 @@ public record MigdProperties(
             "--device-name-strategy=uuid",
             "--output=/var/run/cdi/nvidia.yaml"
           })
-          List<String> refreshCommand) {
+          List<String> refreshCommand,
+      @DefaultValue("/var/run/cdi") Path dir) {
     /** Refuses a command element holding whitespace. */
     public Cdi {
       refreshCommand = CommandList.check("migd.cdi.refresh-command", refreshCommand);

@@ -48,13 +48,17 @@ record Failure(int exitStatus, String message, boolean expected) {
       case ProfileNameException e -> expected(ExitStatus.USAGE, e.getMessage());
       case AuthRefusedException e -> expected(ExitStatus.USAGE, e.getMessage());
       case CommandLine.ParameterException e -> expected(ExitStatus.USAGE, e.getMessage());
+      // a check across properties names them itself; one value's refusal is named here
+      case BindException e when e.getProperty() == null ->
+          expected(ExitStatus.USAGE, rootMessage(e));
       case BindException e ->
           expected(
               ExitStatus.USAGE,
               "invalid value for "
                   + e.getName()
-                  + (e.getProperty() == null ? "" : " (" + e.getProperty().getValue() + ")")
-                  + ": "
+                  + " ("
+                  + e.getProperty().getValue()
+                  + "): "
                   + rootMessage(e));
       case PortInUseException e ->
           expected(

@@ -173,6 +173,18 @@ class ExitStatusIT {
             2,
             List.of("migd: invalid value for migd.auth.mode (basic)")),
         new Case(
+            "serve: dra mode without CDI",
+            m -> m.withEnvironment("SERVER_PORT", "0").withEnvironment("MIGD_KUBELET_MODE", "dra"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.kubelet.mode=dra needs migd.cdi.enabled=true")),
+        new Case(
+            "serve: an unknown kubelet mode",
+            m -> m.withEnvironment("SERVER_PORT", "0").withEnvironment("MIGD_KUBELET_MODE", "csi"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: invalid value for migd.kubelet.mode (csi)")),
+        new Case(
             "apply: the state directory is a file",
             stateDirIsAFile,
             List.of("apply", "-c", "all-balanced", A100),
