@@ -1,5 +1,6 @@
 package io.migd.app;
 
+import io.migd.claims.ClaimedDevices;
 import io.migd.devices.KubeletUsage;
 import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.UsageSource;
@@ -16,10 +17,16 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @ComponentScan("io.migd.rest")
 class RestConfiguration {
-  /** The node snapshot; usage as the reconciler reads it. */
+  /** The node snapshot; usage as the reconciler reads it; the prepared claims in dra mode. */
   @Bean
   RestNode restNode(
-      NodeSnapshot snapshot, Optional<KubeletUsage> kubeletUsage, UsageSource processUsage) {
-    return new RestNode(snapshot, UsageSelection.daemon(kubeletUsage, processUsage));
+      NodeSnapshot snapshot,
+      Optional<KubeletUsage> kubeletUsage,
+      UsageSource processUsage,
+      Optional<ClaimedDevices> claims) {
+    return new RestNode(
+        snapshot,
+        UsageSelection.daemon(kubeletUsage, processUsage),
+        claims.orElse(ClaimedDevices.NONE));
   }
 }

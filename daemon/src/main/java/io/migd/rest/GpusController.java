@@ -37,7 +37,8 @@ class GpusController {
       summary = "Every GPU as NVML shows it now",
       description =
           "Index, UUID, model, PCI ids, memory, MIG capability and mode, the MIG slices with the"
-              + " pods or processes holding them, and the time-sliced replicas.")
+              + " pods or processes holding them (and in dra mode the claim that owns each), and"
+              + " the time-sliced replicas.")
   @GetMapping("/gpus")
   List<GpuStatus> gpus() {
     ObservedNode observed = node.snapshot().withLiveProcesses(node.snapshot().latest());
@@ -45,11 +46,13 @@ class GpusController {
     // the replicas the last reconcile resolved; the outcome is their one source
     Map<GpuIndex, GpuTarget> targets =
         loop.lastOutcome().<Map<GpuIndex, GpuTarget>>map(Outcome::targets).orElse(Map.of());
+    var claimed = node.claims().all();
     var result = new ArrayList<GpuStatus>();
     for (ObservedGpu gpu : observed.gpus()) {
       GpuTarget target = targets.get(gpu.index());
       int replicas = target == null ? 1 : target.replicas();
-      result.add(RestViews.gpu(gpu, usage, replicas));
+      var onGpu = claimed.stream().filter(d -> d.gpu().equals(gpu.index())).toList();
+      result.add(RestViews.gpu(gpu, usage, replicas, onGpu));
     }
     observed
         .unobserved()

@@ -9,6 +9,7 @@ import io.migd.api.rest.PlanResult;
 import io.migd.api.rest.PlanStep;
 import io.migd.api.rest.PlanSteps;
 import io.migd.api.rest.ReconcileOutcome;
+import io.migd.claims.ClaimedDevice;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuInstanceSpec;
 import io.migd.layout.GpuTarget;
@@ -238,12 +239,34 @@ public final class RestViews {
     return new GpuDecision(gpu.value(), kind, result.reason(), holders, result.state().wireName());
   }
 
-  /** One GPU as {@code GET /api/v1/gpus} shows it. */
+  /** One GPU as {@code GET /api/v1/gpus} shows it, no slice owned by a claim. */
   public static GpuStatus gpu(ObservedGpu gpu, Usage usage, int replicas) {
+    return gpu(gpu, usage, replicas, List.of());
+  }
+
+  /**
+   * One GPU as {@code GET /api/v1/gpus} shows it, each slice with the prepared claim that owns it
+   * (dra mode); a claimed slice is in use.
+   */
+  public static GpuStatus gpu(
+      ObservedGpu gpu, Usage usage, int replicas, List<ClaimedDevice> claimed) {
     var slices = new ArrayList<GpuStatus.Slice>();
     for (LiveGpuInstance gi : gpu.gpuInstances()) {
       for (LiveComputeInstance ci : gi.computeInstances()) {
         List<String> holders = usage.holdersOf(gpu.index(), gi.id(), ci.id());
+        GpuStatus.Claim claim =
+            claimed.stream()
+                .filter(d -> d.gpuInstanceId() == gi.id() && d.computeInstanceId() == ci.id())
+                .findFirst()
+                .map(
+                    d ->
+                        new GpuStatus.Claim(
+                            d.claimNamespace(),
+                            d.claimName(),
+                            d.claimUid(),
+                            d.deviceName(),
+                            d.completed()))
+                .orElse(null);
         slices.add(
             new GpuStatus.Slice(
                 gi.id(),
@@ -251,8 +274,9 @@ public final class RestViews {
                 ci.profile().toString(),
                 placement(gi.placement()),
                 ci.uuid(),
-                !holders.isEmpty(),
-                holders));
+                !holders.isEmpty() || claim != null,
+                holders,
+                claim));
       }
     }
     return new GpuStatus(

@@ -61,9 +61,11 @@ public record GpuStatus(
    *     instance)
    * @param placement the GPU instance's placement in memory slices
    * @param uuid the MIG device's UUID
-   * @param inUse whether a pod or process holds it
+   * @param inUse whether a pod, a process or a prepared claim holds it
    * @param pods the pods (or processes) that hold it
+   * @param claim in dra mode, the prepared ResourceClaim that owns it; absent otherwise
    */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Slice(
       int gpuInstanceId,
       int computeInstanceId,
@@ -71,10 +73,31 @@ public record GpuStatus(
       Placement placement,
       String uuid,
       boolean inUse,
-      List<String> pods) {
+      List<String> pods,
+      Claim claim) {
     /** Copies the list. */
     public Slice {
       pods = List.copyOf(pods);
     }
+
+    /** A slice no claim owns. */
+    public Slice(
+        int gpuInstanceId,
+        int computeInstanceId,
+        String profile,
+        Placement placement,
+        String uuid,
+        boolean inUse,
+        List<String> pods) {
+      this(gpuInstanceId, computeInstanceId, profile, placement, uuid, inUse, pods, null);
+    }
   }
+
+  /**
+   * The ResourceClaim a slice was prepared for (dra mode).
+   *
+   * @param device the device's name in the node's ResourceSlice
+   * @param prepared false while its prepare has started and not completed
+   */
+  public record Claim(String namespace, String name, String uid, String device, boolean prepared) {}
 }
