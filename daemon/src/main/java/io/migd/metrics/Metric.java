@@ -115,7 +115,30 @@ public enum Metric {
       "migd_listener_failures_total",
       "surfaces told of a reconcile's progress or outcome that threw, by listener",
       Type.COUNTER,
-      "listener");
+      "listener"),
+  DRA_PREPARE_DURATION_SECONDS(
+      "migd_dra_prepare_duration_seconds",
+      "how long a claim's prepare takes, by what it took: a static device, an instance created or"
+          + " an idle one reused",
+      Type.HISTOGRAM,
+      Mode.DRA,
+      "kind"),
+  DRA_PREPARED_DEVICES(
+      "migd_dra_prepared_devices", "devices of prepared claims", Type.GAUGE, Mode.DRA),
+  DRA_REQUESTS_TOTAL(
+      "migd_dra_requests_total",
+      "claims the kubelet asked to prepare or unprepare, by how each ended",
+      Type.COUNTER,
+      Mode.DRA,
+      "operation",
+      "result"),
+  DRA_FREE_PLACEMENTS(
+      "migd_dra_free_placements",
+      "placements of a profile a claim could still get on a dynamic GPU",
+      Type.GAUGE,
+      Mode.DRA,
+      "gpu",
+      "profile");
 
   /** How Prometheus types the metric. */
   public enum Type {
@@ -125,16 +148,35 @@ public enum Metric {
     HISTOGRAM
   }
 
+  /** Which kubelet mode exports the metric. */
+  public enum Mode {
+    /** Both modes. */
+    ANY,
+    /** Only {@code migd.kubelet.mode=dra}. */
+    DRA
+  }
+
   private final String prometheusName;
   private final String help;
   private final Type type;
+  private final Mode mode;
   private final List<String> labels;
 
   Metric(String prometheusName, String help, Type type, String... labels) {
+    this(prometheusName, help, type, Mode.ANY, labels);
+  }
+
+  Metric(String prometheusName, String help, Type type, Mode mode, String... labels) {
     this.prometheusName = prometheusName;
     this.help = help;
     this.type = type;
+    this.mode = mode;
     this.labels = List.of(labels);
+  }
+
+  /** Which kubelet mode exports it. */
+  public Mode mode() {
+    return mode;
   }
 
   /** The name in Prometheus' exposition ({@code migd_reconcile_total}). */

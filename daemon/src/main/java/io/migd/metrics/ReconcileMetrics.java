@@ -184,7 +184,7 @@ public final class ReconcileMetrics implements OutcomeListener, ProgressListener
     steps.get(action).record(Duration.ofNanos(System.nanoTime() - startNanos));
   }
 
-  private static Duration[] seconds(double... bounds) {
+  static Duration[] seconds(double... bounds) {
     var durations = new Duration[bounds.length];
     for (int i = 0; i < bounds.length; i++) {
       durations[i] = Duration.ofNanos(Math.round(bounds[i] * 1e9));
