@@ -2,8 +2,8 @@ package io.migd.nvml;
 
 /**
  * A CUDA {@code major.minor} pair: a GPU's compute capability ({@code
- * nvmlDeviceGetCudaComputeCapability}, {@code 9.0}) or the CUDA version the driver supports
- * ({@code nvmlSystemGetCudaDriverVersion_v2}, {@code 13.0}).
+ * nvmlDeviceGetCudaComputeCapability}, {@code 9.0}) or the CUDA version the driver supports ({@code
+ * nvmlSystemGetCudaDriverVersion_v2}, {@code 13.0}).
  */
 public record CudaVersion(int major, int minor) {
   /** Validates that neither part is negative. */

@@ -13,8 +13,8 @@ public interface DeviceQueries {
   String driverVersion();
 
   /**
-   * The newest CUDA version the driver supports, such as {@code 13.0}; uses the older call when
-   * the driver lacks the newer one.
+   * The newest CUDA version the driver supports, such as {@code 13.0}; uses the older call when the
+   * driver lacks the newer one.
    */
   CudaVersion cudaDriverVersion();
 
