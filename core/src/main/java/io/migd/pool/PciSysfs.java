@@ -12,13 +12,16 @@ import java.util.regex.Pattern;
  * Where a PCI device sits, from sysfs: its PCIe root complex (the {@code pci<domain>:<bus>}
  * component of the path {@code <sysfs>/bus/pci/devices/<bus id>} links to) and its NUMA node
  * ({@code numa_node}, -1 when the platform does not say). Either is empty when sysfs lacks it.
+ * DESIGN.md section 13 ("Topology") reads the NUMA node of the device plugin's devices the same
+ * way.
  */
-final class PciSysfs {
+public final class PciSysfs {
   private static final Pattern ROOT_COMPLEX = Pattern.compile("pci[0-9a-f]{4}:[0-9a-f]{2}");
 
   private final Path sysfsRoot;
 
-  PciSysfs(Path sysfsRoot) {
+  /** Sysfs at {@code sysfsRoot}, {@code /sys} on a node ({@code migd.sysfs-root}). */
+  public PciSysfs(Path sysfsRoot) {
     this.sysfsRoot = sysfsRoot;
   }
 
@@ -26,7 +29,7 @@ final class PciSysfs {
    * The sysfs form of NVML's bus id: lower case, a 4-digit domain ({@code 00000000:3B:00.0} is
    * {@code 0000:3b:00.0}).
    */
-  static String busId(String nvmlBusId) {
+  public static String busId(String nvmlBusId) {
     String id = nvmlBusId.strip().toLowerCase(Locale.ROOT);
     int colon = id.indexOf(':');
     if (colon < 0 || id.indexOf(':', colon + 1) < 0) {
@@ -37,7 +40,8 @@ final class PciSysfs {
     return String.format(Locale.ROOT, "%04x", domain) + id.substring(colon);
   }
 
-  Optional<String> pcieRoot(String busId) throws IOException {
+  /** The PCIe root complex of a device by its sysfs bus id, {@code pci0000:3a}. */
+  public Optional<String> pcieRoot(String busId) throws IOException {
     Path device = device(busId);
     if (!Files.exists(device)) {
       return Optional.empty();
@@ -53,7 +57,8 @@ final class PciSysfs {
     return Optional.empty();
   }
 
-  OptionalInt numaNode(String busId) throws IOException {
+  /** The NUMA node of a device by its sysfs bus id; empty when sysfs says -1 or nothing. */
+  public OptionalInt numaNode(String busId) throws IOException {
     Path file = device(busId).resolve("numa_node");
     if (!Files.isRegularFile(file)) {
       return OptionalInt.empty();
