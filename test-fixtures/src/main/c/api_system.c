@@ -278,7 +278,7 @@ SIM_API nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t 
   API_CALL_ON(nvmlDeviceGetPciInfo_v3, SIM_READ, device, pci_info(&ctx_, device, pci));
 }
 
-enum dev_uint_query { Q_MINOR, Q_ARCH, Q_PERSISTENCE };
+enum dev_uint_query { Q_MINOR, Q_ARCH, Q_BRAND, Q_PERSISTENCE };
 
 static nvmlReturn_t device_uint(struct sim_ctx *c, nvmlDevice_t d, enum dev_uint_query q, unsigned *out) {
   struct sim_ref r;
@@ -286,8 +286,11 @@ static nvmlReturn_t device_uint(struct sim_ctx *c, nvmlDevice_t d, enum dev_uint
   if (rc != NVML_SUCCESS) return rc;
   if (out == NULL) return NVML_ERROR_INVALID_ARGUMENT;
   switch (q) {
-    case Q_MINOR: *out = r.idx; break;
+    case Q_MINOR: *out = r.gpu->minor; break;
     case Q_ARCH: *out = r.gpu->model->arch; break;
+    /* Current drivers report NVML_BRAND_NVIDIA for data-center GPUs (nvidia-smi "Product Brand :
+       NVIDIA" for T4 on 530, A100, H100 on 550/560), and NVIDIA for every model simulated. */
+    case Q_BRAND: *out = NVML_BRAND_NVIDIA; break;
     case Q_PERSISTENCE: *out = NVML_FEATURE_ENABLED; break;
   }
   return NVML_SUCCESS;
@@ -299,6 +302,10 @@ SIM_API nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t device, unsigned int 
 
 SIM_API nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t device, nvmlDeviceArchitecture_t *arch) {
   API_CALL_ON(nvmlDeviceGetArchitecture, SIM_READ, device, device_uint(&ctx_, device, Q_ARCH, arch));
+}
+
+SIM_API nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t device, nvmlBrandType_t *type) {
+  API_CALL_ON(nvmlDeviceGetBrand, SIM_READ, device, device_uint(&ctx_, device, Q_BRAND, (unsigned *)(void *)type));
 }
 
 SIM_API nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, nvmlEnableState_t *mode) {

@@ -16,6 +16,7 @@
 #define USAGE_DETACH "detach --pid P"
 #define USAGE_RESET "reset --gpu N"
 #define USAGE_PASSTHROUGH "passthrough --gpu N on|off"
+#define USAGE_MINOR "minor --gpu N MINOR"
 #define USAGE_XID "xid --gpu N [--gi ID] --xid CODE"
 #define USAGE_FAULTS "faults 'function[@I][#N]=NVML_ERROR_NAME|KILL;...'   (empty SPEC clears)"
 #define USAGE_LATENCY "latency MS"
@@ -31,6 +32,7 @@ static const char *const usage_all =
     "  " USAGE_DETACH "\n"
     "  " USAGE_RESET "\n"
     "  " USAGE_PASSTHROUGH "\n"
+    "  " USAGE_MINOR "\n"
     "  " USAGE_XID "\n"
     "  " USAGE_FAULTS "\n"
     "  " USAGE_LATENCY "\n"
@@ -377,6 +379,27 @@ static int cmd_passthrough(const struct args *a, struct sbuf *o) {
   return close_state(&c, 0, o);
 }
 
+/* A node whose device minors are not its NVML indexes (a GPU left out, or minors in another
+   order than the PCI bus order NVML enumerates by) answers these from nvmlDeviceGetMinorNumber. */
+static int cmd_minor(const struct args *a, struct sbuf *o) {
+  static const char *const allowed[] = {"--gpu", NULL};
+  unsigned gpu, minor;
+  int rc = check_args(a, allowed, 1, o, USAGE_MINOR);
+  if (rc || (rc = num_opt(a, "--gpu", 1, &gpu, NULL, o, USAGE_MINOR))) return rc;
+  if (a->npos != 1 || sim_parse_uint(a->pos[0], &minor) != 0 || minor > 254)
+    return usage(o, USAGE_MINOR, "say the minor number, 0 to 254");
+  struct sim_ctx c;
+  if (open_state(&c, 1, SIM_ACQ_CREATE, o)) return 1;
+  if ((rc = need_gpu(&c, gpu, o))) return close_state(&c, rc, o);
+  for (unsigned i = 0; i < c.st->ngpus; i++)
+    if (i != gpu && c.st->gpu[i].minor == minor)
+      return close_state(&c, refuse(o, "GPU %u already has minor number %u", i, minor), o);
+  c.st->gpu[gpu].minor = minor;
+  c.dirty = 1;
+  sb_printf(o, "GPU %u minor %u\n", gpu, minor);
+  return close_state(&c, 0, o);
+}
+
 static int cmd_xid(const struct args *a, struct sbuf *o) {
   static const char *const allowed[] = {"--gpu", "--gi", "--xid", NULL};
   unsigned gpu, gi = SIM_INVALID_ID, code;
@@ -465,7 +488,8 @@ static int dispatch(int argc, const char **argv, struct sbuf *o) {
       {"init", cmd_init, USAGE_INIT},          {"status", cmd_status, USAGE_STATUS},
       {"attach", cmd_attach, USAGE_ATTACH},    {"detach", cmd_detach, USAGE_DETACH},
       {"reset", cmd_reset, USAGE_RESET},       {"passthrough", cmd_passthrough, USAGE_PASSTHROUGH},
-      {"xid", cmd_xid, USAGE_XID},             {"faults", cmd_faults, USAGE_FAULTS},
+      {"minor", cmd_minor, USAGE_MINOR},       {"xid", cmd_xid, USAGE_XID},
+      {"faults", cmd_faults, USAGE_FAULTS},
       {"latency", cmd_latency, USAGE_LATENCY}, {"state", cmd_state, USAGE_STATE},
       {"models", cmd_models, "models"},
   };

@@ -195,6 +195,7 @@ static void status_json(const struct sim_state *st, int exists, struct sbuf *b) 
     sim_gpu_uuid(st, i, uuid);
     jw_open(&w, NULL, '{');
     jw_uint(&w, "index", i);
+    jw_uint(&w, "minor", g->minor);
     jw_str(&w, "model", g->model->key);
     jw_str(&w, "name", g->model->name);
     jw_str(&w, "uuid", uuid);

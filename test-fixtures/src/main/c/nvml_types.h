@@ -68,6 +68,10 @@ typedef enum {
 
 typedef unsigned int nvmlDeviceArchitecture_t;
 
+/* nvmlBrandType_t (not in nvml-abi.json; values of NVML's public documentation). Only the value
+   the simulator answers is named. */
+typedef enum { NVML_BRAND_NVIDIA = 14 } nvmlBrandType_t;
+
 /* Opaque 8-byte handles. The simulator encodes values in them and never dereferences them. */
 typedef struct simOpaqueDevice *nvmlDevice_t;
 typedef struct simOpaqueGpuInstance *nvmlGpuInstance_t;

@@ -23,7 +23,7 @@
 #define SIM_UUID_LEN 48
 #define SIM_STATE_FORMAT 1
 
-/* ---- the 74 faultable functions (all exports except nvmlErrorString) ---- */
+/* ---- the 75 faultable functions (all exports except nvmlErrorString) ---- */
 #define SIM_FUNCTIONS(X)                                                                   \
   X(nvmlInit_v2) X(nvmlInitWithFlags) X(nvmlShutdown) X(nvmlSystemGetDriverVersion)       \
   X(nvmlSystemGetNVMLVersion) X(nvmlSystemGetCudaDriverVersion)                            \
@@ -31,7 +31,7 @@
   X(nvmlDeviceGetHandleByIndex_v2) X(nvmlDeviceGetHandleByUUID)                            \
   X(nvmlDeviceGetHandleByPciBusId_v2) X(nvmlDeviceGetIndex) X(nvmlDeviceGetUUID)           \
   X(nvmlDeviceGetName) X(nvmlDeviceGetPciInfo_v3) X(nvmlDeviceGetMinorNumber)              \
-  X(nvmlDeviceGetArchitecture) X(nvmlDeviceGetCudaComputeCapability)                       \
+  X(nvmlDeviceGetArchitecture) X(nvmlDeviceGetBrand) X(nvmlDeviceGetCudaComputeCapability)  \
   X(nvmlDeviceGetPersistenceMode) X(nvmlDeviceGetMemoryInfo) X(nvmlDeviceGetMemoryInfo_v2) \
   X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetComputeRunningProcesses_v3)              \
   X(nvmlDeviceGetMPSComputeRunningProcesses_v3) X(nvmlDeviceGetProcessUtilization)         \
@@ -132,6 +132,7 @@ struct sim_gi {
 
 struct sim_gpu {
   const struct sim_model *model;
+  unsigned minor; /* nvmlDeviceGetMinorNumber: the index unless `minor` set it */
   unsigned long long serial; /* changes on state creation and on reset: GPU handles go stale */
   unsigned mig_current, mig_pending;
   int passthrough;

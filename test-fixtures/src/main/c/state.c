@@ -148,6 +148,7 @@ int sim_state_create(struct sim_state *st, const char *models_csv, unsigned long
   st->ngpus = n;
   for (unsigned i = 0; i < n; i++) {
     st->gpu[i].model = m[i];
+    st->gpu[i].minor = i;
     st->gpu[i].serial = sim_next_serial(st);
   }
   return 0;
@@ -161,9 +162,11 @@ int sim_state_format(const struct sim_state *st, struct sbuf *b) {
   sb_printf(b, "seed 0x%016llx\nserial %llu\nxidseq %llu\n", st->seed, st->serial, st->xid_seq);
   for (unsigned i = 0; i < st->ngpus; i++) {
     const struct sim_gpu *g = &st->gpu[i];
-    sb_printf(b, "gpu index=%u model=%s serial=%llu mig=%u pending=%u passthrough=%d computemode=%u\n",
+    sb_printf(b,
+              "gpu index=%u model=%s serial=%llu mig=%u pending=%u passthrough=%d computemode=%u "
+              "minor=%u\n",
               i, g->model->key, g->serial, g->mig_current, g->mig_pending, g->passthrough,
-              g->compute_mode);
+              g->compute_mode, g->minor);
     for (unsigned j = 0; j < g->ngi; j++) {
       const struct sim_gi *gi = &g->gi[j];
       sb_printf(b, "gi gpu=%u id=%u profile=%u start=%u size=%u serial=%llu\n", i, gi->id,
@@ -263,6 +266,9 @@ static int parse_line(struct sim_state *st, char *line) {
     unsigned pt;
     if (fnum(&f, "passthrough", &pt)) return -1;
     g->passthrough = pt != 0;
+    /* minor= came later: a state file without it keeps the index */
+    if (fget(&f, "minor") == NULL) g->minor = idx;
+    else if (fnum(&f, "minor", &g->minor)) return -1;
     st->ngpus++;
     return 0;
   }

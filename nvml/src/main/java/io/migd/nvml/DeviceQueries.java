@@ -4,10 +4,19 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What NVML says about the GPUs of the node and their MIG devices: identity, memory, utilisation,
- * compute processes and MIG mode. Reads only.
+ * What NVML says about the driver, the GPUs of the node and their MIG devices: versions, identity,
+ * memory, utilisation, compute processes and MIG mode. Reads only.
  */
 public interface DeviceQueries {
+
+  /** The driver's version as NVML gives it, such as {@code 580.95.05}. */
+  String driverVersion();
+
+  /**
+   * The newest CUDA version the driver supports, such as {@code 13.0}; uses the older call when the
+   * driver lacks the newer one.
+   */
+  CudaVersion cudaDriverVersion();
 
   /** Number of physical GPUs (MIG devices are not counted). */
   int deviceCount();
@@ -29,6 +38,15 @@ public interface DeviceQueries {
 
   /** Product name of a GPU or MIG device. */
   String name(DeviceHandle device);
+
+  /** Brand of a GPU. */
+  GpuBrand brand(DeviceHandle device);
+
+  /** Architecture of a GPU. */
+  GpuArchitecture architecture(DeviceHandle device);
+
+  /** CUDA compute capability of a GPU, such as {@code 9.0}. */
+  CudaVersion cudaComputeCapability(DeviceHandle device);
 
   /** PCI identity of a GPU. */
   PciInfo pciInfo(DeviceHandle device);

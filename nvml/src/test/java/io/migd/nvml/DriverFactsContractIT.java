@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.GpuModelCatalog;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,46 @@ class DriverFactsContractIT {
   @AfterAll
   static void stop() {
     node.close();
+  }
+
+  @Test
+  void reportsTheDriverAndEachGpuAsNvidiasToolsNameThem() {
+    node.reset("A100-SXM4-40GB,H100-SXM5-80GB,B200,L4,T4");
+
+    assertThat(node.nvml.driverVersion()).isEqualTo("580.95.05");
+    assertThat(node.nvml.cudaDriverVersion()).hasToString("13.0");
+    record Named(String architecture, String computeCapability, String brand) {}
+    var named =
+        IntStream.range(0, 5)
+            .mapToObj(node::gpu)
+            .map(
+                gpu ->
+                    new Named(
+                        node.nvml.architecture(gpu).nvidiaName(),
+                        node.nvml.cudaComputeCapability(gpu).toString(),
+                        node.nvml.brand(gpu).nvidiaName()))
+            .toList();
+    assertThat(named)
+        .containsExactly(
+            new Named("Ampere", "8.0", "Nvidia"),
+            new Named("Hopper", "9.0", "Nvidia"),
+            new Named("Blackwell", "10.0", "Nvidia"),
+            new Named("Ada Lovelace", "8.9", "Nvidia"),
+            new Named("Turing", "7.5", "Nvidia"));
+  }
+
+  @Test
+  void minorNumbersAreTheIndexesUnlessTheNodeSetsThem() {
+    node.reset("A100-SXM4-40GB,H100-SXM5-80GB,T4");
+    assertThat(IntStream.range(0, 3).map(i -> node.nvml.minorNumber(node.gpu(i))))
+        .containsExactly(0, 1, 2);
+
+    node.sim.require("minor", "--gpu", "0", "7");
+    node.sim.require("minor", "--gpu", "2", "0");
+
+    assertThat(node.sim.control("minor", "--gpu", "1", "0").exitStatus()).isEqualTo(1);
+    assertThat(IntStream.range(0, 3).map(i -> node.nvml.minorNumber(node.gpu(i))))
+        .containsExactly(7, 1, 0);
   }
 
   @Test

@@ -6,8 +6,11 @@ import static io.migd.nvml.ffm.FfmCalls.failure;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
+import io.migd.nvml.CudaVersion;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.DeviceQueries;
+import io.migd.nvml.GpuArchitecture;
+import io.migd.nvml.GpuBrand;
 import io.migd.nvml.MemoryInfo;
 import io.migd.nvml.MigMode;
 import io.migd.nvml.NvmlReturn;
@@ -24,6 +27,7 @@ import java.util.Optional;
 final class FfmDeviceQueries implements DeviceQueries {
   private static final int NAME_BUFFER = 96;
   private static final int PROCESS_NAME_BUFFER = 256;
+  private static final int DRIVER_VERSION_BUFFER = 80;
 
   private final FfmCalls calls;
   private final nvml_h raw;
@@ -31,6 +35,41 @@ final class FfmDeviceQueries implements DeviceQueries {
   FfmDeviceQueries(FfmCalls calls) {
     this.calls = calls;
     this.raw = calls.raw;
+  }
+
+  @Override
+  public String driverVersion() {
+    return calls.call(
+        () -> {
+          try (var arena = Arena.ofConfined()) {
+            var buf = arena.allocate(DRIVER_VERSION_BUFFER);
+            calls.check(
+                "nvmlSystemGetDriverVersion",
+                raw.nvmlSystemGetDriverVersion(buf, DRIVER_VERSION_BUFFER));
+            return cString(buf);
+          }
+        });
+  }
+
+  @Override
+  public CudaVersion cudaDriverVersion() {
+    return calls.call(
+        () -> {
+          try (var arena = Arena.ofConfined()) {
+            var out = arena.allocate(JAVA_INT);
+            var rc =
+                calls.observe(
+                    "nvmlSystemGetCudaDriverVersion_v2",
+                    raw.nvmlSystemGetCudaDriverVersion_v2(out));
+            if (rc == NvmlReturn.FUNCTION_NOT_FOUND) {
+              calls.check(
+                  "nvmlSystemGetCudaDriverVersion", raw.nvmlSystemGetCudaDriverVersion(out));
+            } else if (rc != NvmlReturn.SUCCESS) {
+              throw failure("nvmlSystemGetCudaDriverVersion_v2", rc);
+            }
+            return CudaVersion.ofDriverValue(out.get(JAVA_INT, 0));
+          }
+        });
   }
 
   @Override
@@ -91,6 +130,34 @@ final class FfmDeviceQueries implements DeviceQueries {
                     : raw.nvmlDeviceGetName(dev(device), buf, NAME_BUFFER);
             calls.check(function, rc);
             return cString(buf);
+          }
+        });
+  }
+
+  @Override
+  public GpuBrand brand(DeviceHandle device) {
+    return GpuBrand.of(
+        calls.readInt("nvmlDeviceGetBrand", out -> raw.nvmlDeviceGetBrand(dev(device), out)));
+  }
+
+  @Override
+  public GpuArchitecture architecture(DeviceHandle device) {
+    return GpuArchitecture.of(
+        calls.readInt(
+            "nvmlDeviceGetArchitecture", out -> raw.nvmlDeviceGetArchitecture(dev(device), out)));
+  }
+
+  @Override
+  public CudaVersion cudaComputeCapability(DeviceHandle device) {
+    return calls.call(
+        () -> {
+          try (var arena = Arena.ofConfined()) {
+            var major = arena.allocate(JAVA_INT);
+            var minor = arena.allocate(JAVA_INT);
+            calls.check(
+                "nvmlDeviceGetCudaComputeCapability",
+                raw.nvmlDeviceGetCudaComputeCapability(dev(device), major, minor));
+            return new CudaVersion(major.get(JAVA_INT, 0), minor.get(JAVA_INT, 0));
           }
         });
   }

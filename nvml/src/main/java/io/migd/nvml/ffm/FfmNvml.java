@@ -3,9 +3,12 @@ package io.migd.nvml.ffm;
 import io.migd.nvml.ComputeInstanceHandle;
 import io.migd.nvml.ComputeInstanceInfo;
 import io.migd.nvml.ComputeInstanceProfile;
+import io.migd.nvml.CudaVersion;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.EventData;
 import io.migd.nvml.EventSetHandle;
+import io.migd.nvml.GpuArchitecture;
+import io.migd.nvml.GpuBrand;
 import io.migd.nvml.GpuInstanceHandle;
 import io.migd.nvml.GpuInstanceInfo;
 import io.migd.nvml.GpuInstanceProfile;
@@ -95,6 +98,16 @@ public final class FfmNvml implements Nvml {
   // ---- device queries
 
   @Override
+  public String driverVersion() {
+    return devices.driverVersion();
+  }
+
+  @Override
+  public CudaVersion cudaDriverVersion() {
+    return devices.cudaDriverVersion();
+  }
+
+  @Override
   public int deviceCount() {
     return devices.deviceCount();
   }
@@ -127,6 +140,21 @@ public final class FfmNvml implements Nvml {
   @Override
   public String name(DeviceHandle device) {
     return devices.name(device);
+  }
+
+  @Override
+  public GpuBrand brand(DeviceHandle device) {
+    return devices.brand(device);
+  }
+
+  @Override
+  public GpuArchitecture architecture(DeviceHandle device) {
+    return devices.architecture(device);
+  }
+
+  @Override
+  public CudaVersion cudaComputeCapability(DeviceHandle device) {
+    return devices.cudaComputeCapability(device);
   }
 
   @Override

@@ -77,6 +77,11 @@ final class nvml_h extends nvml_h_constants {
   static final FunctionDescriptor nvmlDeviceGetArchitecture$DESC =
       FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS);
 
+  // Not in nvml-abi.json: nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t, nvmlBrandType_t *), an
+  // entry point of NVML since its first releases; nvmlBrandType_t is a 4-byte enum like the others.
+  static final FunctionDescriptor nvmlDeviceGetBrand$DESC =
+      FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS);
+
   static final FunctionDescriptor nvmlDeviceGetCudaComputeCapability$DESC =
       FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
 
@@ -280,6 +285,8 @@ final class nvml_h extends nvml_h_constants {
 
   final MethodHandle nvmlDeviceGetArchitecture$mh;
 
+  final MethodHandle nvmlDeviceGetBrand$mh;
+
   final MethodHandle nvmlDeviceGetCudaComputeCapability$mh;
 
   final MethodHandle nvmlDeviceGetPersistenceMode$mh;
@@ -437,6 +444,7 @@ final class nvml_h extends nvml_h_constants {
         bind(lookup, found, "nvmlDeviceGetMinorNumber", nvmlDeviceGetMinorNumber$DESC);
     nvmlDeviceGetArchitecture$mh =
         bind(lookup, found, "nvmlDeviceGetArchitecture", nvmlDeviceGetArchitecture$DESC);
+    nvmlDeviceGetBrand$mh = bind(lookup, found, "nvmlDeviceGetBrand", nvmlDeviceGetBrand$DESC);
     nvmlDeviceGetCudaComputeCapability$mh =
         bind(
             lookup,
@@ -904,6 +912,19 @@ final class nvml_h extends nvml_h_constants {
     }
     try {
       return (int) mh$.invokeExact(device, arch);
+    } catch (Throwable ex$) {
+      throw new AssertionError("should not reach here", ex$);
+    }
+  }
+
+  // nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t device, nvmlBrandType_t * type)
+  int nvmlDeviceGetBrand(MemorySegment device, MemorySegment type) {
+    var mh$ = nvmlDeviceGetBrand$mh;
+    if (mh$ == null) {
+      return NVML_ERROR_FUNCTION_NOT_FOUND();
+    }
+    try {
+      return (int) mh$.invokeExact(device, type);
     } catch (Throwable ex$) {
       throw new AssertionError("should not reach here", ex$);
     }

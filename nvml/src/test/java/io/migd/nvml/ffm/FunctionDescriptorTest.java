@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-// Every function of nvml-abi.json (NVML 13.3.29, kept in the test resources): its descriptor
+// Every function of nvml-abi.json (NVML 13.3.29, kept in the test resources), and
+// nvmlDeviceGetBrand, which that file lacks: its descriptor
 // against the C signature copied here, and its wrapper both without the symbol and bound to a
 // native stub.
 class FunctionDescriptorTest {
@@ -158,6 +159,12 @@ class FunctionDescriptorTest {
             JAVA_INT,
             List.of(ADDRESS, ADDRESS),
             n -> n.nvmlDeviceGetArchitecture(NULL, NULL)),
+        fn(
+            "nvmlDeviceGetBrand",
+            nvml_h.nvmlDeviceGetBrand$DESC,
+            JAVA_INT,
+            List.of(ADDRESS, ADDRESS),
+            n -> n.nvmlDeviceGetBrand(NULL, NULL)),
         fn(
             "nvmlDeviceGetCudaComputeCapability",
             nvml_h.nvmlDeviceGetCudaComputeCapability$DESC,
@@ -506,7 +513,7 @@ class FunctionDescriptorTest {
             .filter(name -> name.endsWith("$DESC"))
             .map(name -> name.substring(0, name.length() - "$DESC".length()))
             .toList();
-    assertThat(symbols).hasSize(75).doesNotHaveDuplicates();
+    assertThat(symbols).hasSize(76).doesNotHaveDuplicates();
     assertThat(descriptors).containsExactlyInAnyOrderElementsOf(symbols);
   }
 
@@ -549,7 +556,7 @@ class FunctionDescriptorTest {
 
       assertThat(f.call().applyAsLong(nvml)).isEqualTo(STUB_ANSWER);
       assertThat(nvml.hasSymbol(f.symbol())).isTrue();
-      assertThat(nvml.missingSymbols()).hasSize(74).doesNotContain(f.symbol());
+      assertThat(nvml.missingSymbols()).hasSize(75).doesNotContain(f.symbol());
     }
   }
 

@@ -1,0 +1,129 @@
+package io.migd.cdi;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.migd.claims.CdiDevice;
+import io.migd.claims.ClaimCdi;
+import io.migd.reconcile.AtomicFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLWriteFeature;
+
+/**
+ * {@link ClaimCdi} as files: one transient CDI spec per claim, {@code
+ * <cdi-dir>/k8s.migd.io-claim_<claim UID>.yaml} (kind {@code k8s.migd.io/claim}), replaced
+ * atomically. The spec gives every container of the claim {@code /dev/nvidiactl}, {@code
+ * /dev/nvidia-uvm} and {@code /dev/nvidia-uvm-tools}; each device {@code <claim UID>-<device name>}
+ * adds its GPU's {@code /dev/nvidia<minor>} and, for a MIG device, the GPU- and compute-instance
+ * capability nodes as character devices. Libraries and hooks come from NVIDIA's spec of the GPU
+ * ({@code nvidia.com/gpu=<GPU UUID>}, the second CDI ID of each device), so no device is named by
+ * its MIG UUID and no {@code NVIDIA_VISIBLE_DEVICES} is set here.
+ */
+public final class ClaimCdiSpecs implements ClaimCdi {
+  /** 0.5.0 is the first version that allows device names starting with a digit (claim UIDs). */
+  static final String CDI_VERSION = "0.5.0";
+
+  private static final List<String> CONTROL_NODES =
+      List.of("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools");
+  private static final Pattern CLAIM_UID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+  private static final YAMLMapper YAML =
+      YAMLMapper.builder()
+          .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+          .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
+          .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
+          .changeDefaultPropertyInclusion(
+              inclusion -> inclusion.withValueInclusion(JsonInclude.Include.NON_NULL))
+          .build();
+
+  private final Path cdiDir;
+  private final CapabilityNodes capabilities;
+
+  /**
+   * Specs written into {@code cdiDir} ({@code migd.cdi.dir}, {@code /var/run/cdi} on a node), MIG
+   * capability nodes read through {@code capabilities}.
+   */
+  public ClaimCdiSpecs(Path cdiDir, CapabilityNodes capabilities) {
+    this.cdiDir = cdiDir;
+    this.capabilities = capabilities;
+  }
+
+  @Override
+  public List<String> write(String claimUid, List<CdiDevice> devices) {
+    Path file = specFile(claimUid);
+    var specDevices = new ArrayList<Device>();
+    var ids = new ArrayList<String>();
+    for (CdiDevice device : devices) {
+      specDevices.add(new Device(device.cdiName(claimUid), new Edits(nodesOf(device))));
+      ids.addAll(device.cdiIds(claimUid));
+    }
+    var spec =
+        new Spec(
+            CDI_VERSION,
+            CdiDevice.CLAIM_KIND,
+            specDevices,
+            new Edits(CONTROL_NODES.stream().map(DeviceNode::of).toList()));
+    try {
+      AtomicFiles.write(file, YAML.writeValueAsString(spec));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "writing the CDI spec of claim " + claimUid + " to " + file, e);
+    }
+    return List.copyOf(ids);
+  }
+
+  @Override
+  public void remove(String claimUid) {
+    Path file = specFile(claimUid);
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("removing the CDI spec of claim " + claimUid + ": " + file, e);
+    }
+  }
+
+  /** The spec file of a claim. */
+  public Path specFile(String claimUid) {
+    if (!CLAIM_UID.matcher(claimUid).matches()) {
+      throw new IllegalArgumentException(
+          "claim UID \"" + claimUid + "\" cannot name a CDI device or a file");
+    }
+    return cdiDir.resolve("k8s.migd.io-claim_" + claimUid + ".yaml");
+  }
+
+  private List<DeviceNode> nodesOf(CdiDevice device) {
+    var nodes = new ArrayList<DeviceNode>();
+    nodes.add(DeviceNode.of("/dev/nvidia" + device.gpuMinor()));
+    if (device.isMig()) {
+      nodes.add(DeviceNode.of(capabilities.gpuInstance(device.gpuMinor(), device.gpuInstanceId())));
+      nodes.add(
+          DeviceNode.of(
+              capabilities.computeInstance(
+                  device.gpuMinor(), device.gpuInstanceId(), device.computeInstanceId())));
+    }
+    return nodes;
+  }
+
+  // The CDI spec's shape (container-device-interface specs-go/config.go), only the fields written.
+  private record Spec(String cdiVersion, String kind, List<Device> devices, Edits containerEdits) {}
+
+  private record Device(String name, Edits containerEdits) {}
+
+  private record Edits(List<DeviceNode> deviceNodes) {}
+
+  private record DeviceNode(
+      String path, String type, Integer major, Integer minor, Integer fileMode) {
+    static DeviceNode of(String path) {
+      return new DeviceNode(path, null, null, null, null);
+    }
+
+    static DeviceNode of(CapabilityNode node) {
+      return new DeviceNode(node.path(), "c", node.major(), node.minor(), node.fileMode());
+    }
+  }
+}
