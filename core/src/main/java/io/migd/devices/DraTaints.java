@@ -1,0 +1,138 @@
+package io.migd.devices;
+
+import io.migd.layout.GpuIndex;
+import io.migd.layout.Usage;
+import io.migd.pool.Taint;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Section 4's XID and recovery rules in dra mode, as device taints: a critical XID taints every
+ * device of its GPU ({@code gpu_instance} all) or of the GPU instance it names with {@code
+ * gpu.nvidia.com/xid} (value the XID, {@code NoSchedule}); a GPU NVML reports lost is tainted
+ * {@code gpu.nvidia.com/gpu-lost}. A taint is removed again once no critical XID came for the
+ * recovery period and NVML answers for the GPU, and a GPU's taints go when it is reset. Application
+ * XIDs ({@link DeviceHealth#isApplicationXid}) taint nothing. Thread-safe; NVML is asked outside
+ * the lock.
+ */
+public final class DraTaints {
+  /** The key of an XID taint. */
+  public static final String XID = "gpu.nvidia.com/xid";
+
+  /** The key of a lost GPU's taint. */
+  public static final String GPU_LOST = "gpu.nvidia.com/gpu-lost";
+
+  private static final Logger log = LoggerFactory.getLogger(DraTaints.class);
+
+  private record Where(GpuIndex gpu, int gpuInstanceId) {}
+
+  private record Mark(long xid, Instant at) {}
+
+  private final Map<Where, Mark> marks = new HashMap<>();
+
+  /**
+   * An XID happened; returns whether it tainted something (a critical XID).
+   *
+   * @param gpuInstanceId the GPU instance it names, or {@link Usage#WHOLE_GPU}
+   */
+  public boolean onXid(GpuIndex gpu, int gpuInstanceId, long xid, Instant at) {
+    if (DeviceHealth.isApplicationXid(xid)) {
+      log.info("xid={} gpu={} is an application error: its devices stay untainted", xid, gpu);
+      return false;
+    }
+    synchronized (this) {
+      marks.put(new Where(gpu, gpuInstanceId), new Mark(xid, at));
+    }
+    log.warn(
+        "xid={} gpu={} gpu_instance={} taints its devices {}={} NoSchedule",
+        xid,
+        gpu,
+        gpuInstanceId == Usage.WHOLE_GPU ? "all" : Integer.toString(gpuInstanceId),
+        XID,
+        xid);
+    return true;
+  }
+
+  /** The GPU was reset: what its XIDs reported is cleared. */
+  public void gpuReset(GpuIndex gpu) {
+    synchronized (this) {
+      marks.keySet().removeIf(w -> w.gpu().equals(gpu));
+    }
+  }
+
+  /**
+   * Clears the taints of GPUs whose last critical XID is at least {@code recoveryPeriod} old and
+   * that NVML answers for ({@code nvmlAnswers}, asked outside the lock); returns whether any went.
+   */
+  public boolean recover(Instant now, Duration recoveryPeriod, Predicate<GpuIndex> nvmlAnswers) {
+    Map<Where, Mark> due = new HashMap<>();
+    synchronized (this) {
+      marks.forEach(
+          (where, mark) -> {
+            if (!mark.at().plus(recoveryPeriod).isAfter(now)) {
+              due.put(where, mark);
+            }
+          });
+    }
+    var cleared = new ArrayList<Where>();
+    due.forEach(
+        (where, mark) -> {
+          boolean answers;
+          try {
+            answers = nvmlAnswers.test(where.gpu());
+          } catch (RuntimeException e) {
+            answers = false;
+          }
+          if (answers) {
+            synchronized (this) {
+              // a new XID while NVML was asked renews the mark: only the one asked about goes
+              if (marks.remove(where, mark)) {
+                cleared.add(where);
+              }
+            }
+          }
+        });
+    cleared.forEach(
+        w ->
+            log.info(
+                "gpu={} gpu_instance={} taint {} removed: no critical XID for {} and NVML answers",
+                w.gpu(),
+                w.gpuInstanceId() == Usage.WHOLE_GPU ? "all" : Integer.toString(w.gpuInstanceId()),
+                XID,
+                recoveryPeriod));
+    return !cleared.isEmpty();
+  }
+
+  /**
+   * The taints of a device on {@code gpu}: of the GPU instance {@code gpuInstanceId} (for a device
+   * that is not yet made, or a whole GPU, {@link Usage#WHOLE_GPU}: only whole-GPU XIDs apply), plus
+   * {@code gpu-lost} when the GPU is among {@code lostGpus}.
+   */
+  public List<Taint> of(GpuIndex gpu, int gpuInstanceId, Set<GpuIndex> lostGpus) {
+    var taints = new ArrayList<Taint>();
+    synchronized (this) {
+      Mark whole = marks.get(new Where(gpu, Usage.WHOLE_GPU));
+      Mark instance =
+          gpuInstanceId == Usage.WHOLE_GPU ? null : marks.get(new Where(gpu, gpuInstanceId));
+      Mark latest =
+          whole == null
+              ? instance
+              : instance == null || whole.at().isAfter(instance.at()) ? whole : instance;
+      if (latest != null) {
+        taints.add(new Taint(XID, Long.toString(latest.xid()), Taint.Effect.NO_SCHEDULE));
+      }
+    }
+    if (lostGpus.contains(gpu)) {
+      taints.add(new Taint(GPU_LOST, "", Taint.Effect.NO_SCHEDULE));
+    }
+    return taints;
+  }
+}
