@@ -245,6 +245,8 @@ public record MigdProperties(
    * @param group the API group of {@code resource}; empty for the core group
    * @param resource the resource named after the node, in {@code kubernetes} mode
    * @param cacheTtl how long a review's answer is reused for the same token
+   * @param tokenFilePoll how often {@code tokenFile} is read again, so a rotated token takes effect
+   *     without a restart
    */
   public record Auth(
       @DefaultValue("none") AuthMode mode,
@@ -253,7 +255,8 @@ public record MigdProperties(
       @DefaultValue("update") String verb,
       @DefaultValue("") String group,
       @DefaultValue("nodes") String resource,
-      @DefaultValue("10s") Duration cacheTtl) {}
+      @DefaultValue("10s") Duration cacheTtl,
+      @DefaultValue("10s") Duration tokenFilePoll) {}
 
   /** The values of {@code migd.auth.mode}. */
   public enum AuthMode {

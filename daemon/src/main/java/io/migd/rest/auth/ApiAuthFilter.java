@@ -28,10 +28,26 @@ final class ApiAuthFilter extends OncePerRequestFilter {
 
   private final Authenticator authenticator;
   private final boolean anonymousRead;
+  private final AutoCloseable onDestroy;
 
   ApiAuthFilter(Authenticator authenticator, boolean anonymousRead) {
+    this(authenticator, anonymousRead, () -> {});
+  }
+
+  /** A filter that closes {@code onDestroy} (what keeps the authenticator current) with it. */
+  ApiAuthFilter(Authenticator authenticator, boolean anonymousRead, AutoCloseable onDestroy) {
     this.authenticator = authenticator;
     this.anonymousRead = anonymousRead;
+    this.onDestroy = onDestroy;
+  }
+
+  @Override
+  public void destroy() {
+    try {
+      onDestroy.close();
+    } catch (Exception e) {
+      log.warn("stopping what keeps the REST API's authenticator current failed", e);
+    }
   }
 
   @Override

@@ -39,10 +39,12 @@ public class AuthConfiguration {
           case TOKEN -> {
             var authenticator = TokenFileAuthenticator.read(auth.tokenFile());
             log.info(
-                "REST API auth mode=token tokenFile={} anonymousRead={}",
+                "REST API auth mode=token tokenFile={} anonymousRead={} reread every {}",
                 auth.tokenFile(),
-                auth.anonymousRead());
-            yield new ApiAuthFilter(authenticator, auth.anonymousRead());
+                auth.anonymousRead(),
+                auth.tokenFilePoll());
+            var poll = new TokenFilePoll(authenticator, auth.tokenFilePoll());
+            yield new ApiAuthFilter(authenticator, auth.anonymousRead(), poll);
           }
           case KUBERNETES -> {
             String node = environment.getProperty("NODE_NAME", "").strip();

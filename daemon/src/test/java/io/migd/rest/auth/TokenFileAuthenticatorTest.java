@@ -41,4 +41,27 @@ class TokenFileAuthenticatorTest {
         .isInstanceOf(AuthRefusedException.class)
         .hasMessageContaining("needs migd.auth.token-file");
   }
+
+  @Test
+  void aRotatedTokenReplacesTheOldOneAndAnEmptyOrMissingFileKeepsIt() throws Exception {
+    var file = Files.writeString(dir.resolve("token"), "first\n");
+    var authenticator = TokenFileAuthenticator.read(file.toString());
+
+    Files.writeString(file, "second\n");
+    assertThat(authenticator.reload()).isTrue();
+    assertThat(authenticator.check("first")).isInstanceOf(Verdict.Unauthenticated.class);
+    assertThat(authenticator.check("second")).isEqualTo(new Verdict.Allowed());
+    assertThat(authenticator.reload()).as("the same token again").isFalse();
+
+    Files.writeString(file, "\n");
+    assertThat(authenticator.reload()).isFalse();
+    assertThat(authenticator.check("second")).isEqualTo(new Verdict.Allowed());
+    Files.delete(file);
+    assertThat(authenticator.reload()).isFalse();
+    assertThat(authenticator.check("second")).isEqualTo(new Verdict.Allowed());
+
+    Files.writeString(file, "third");
+    assertThat(authenticator.reload()).isTrue();
+    assertThat(authenticator.check("third")).isEqualTo(new Verdict.Allowed());
+  }
 }
