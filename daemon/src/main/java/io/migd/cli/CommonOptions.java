@@ -1,5 +1,6 @@
 package io.migd.cli;
 
+import io.migd.app.KnownProperties;
 import io.migd.app.MigdProperties;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.GpuModelCatalog;
@@ -54,10 +55,16 @@ public final class CommonOptions {
 
   /** Binds the {@code migd.*} properties from these arguments and the environment. */
   MigdProperties bind(CommandLine commandLine) {
+    List<String> args = propertyArgs(commandLine);
+    KnownProperties.ofMigd()
+        .firstUnknown(args, System.getenv())
+        .ifPresent(
+            unknown -> {
+              throw new CommandLine.ParameterException(commandLine, unknown);
+            });
     var env = new StandardEnvironment();
     env.getPropertySources()
-        .addFirst(
-            new SimpleCommandLinePropertySource(propertyArgs(commandLine).toArray(String[]::new)));
+        .addFirst(new SimpleCommandLinePropertySource(args.toArray(String[]::new)));
     ConfigurationPropertySources.attach(env);
     MigdProperties properties = Binder.get(env).bindOrCreate("migd", MigdProperties.class);
     checkSimulatedModels(properties, commandLine);

@@ -185,6 +185,20 @@ class ExitStatusIT {
             2,
             List.of("migd: invalid value for migd.kubelet.mode (csi)")),
         new Case(
+            "serve: a property migd does not know",
+            m -> m.withEnvironment("SERVER_PORT", "0"),
+            List.of("serve", A100, "--migd.reconcile.resynk=1m"),
+            2,
+            List.of(
+                "migd: --migd.reconcile.resynk is not a migd property (a typo?); the closest is"
+                    + " migd.reconcile.resync")),
+        new Case(
+            "plan: a property migd does not know, in the environment",
+            m -> m.withEnvironment("MIGD_RECONCILE_RESYNK", "1m"),
+            List.of("plan", "-c", "all-balanced", A100),
+            2,
+            List.of("migd: the environment variable MIGD_RECONCILE_RESYNK is not a migd property")),
+        new Case(
             "apply: the state directory is a file",
             stateDirIsAFile,
             List.of("apply", "-c", "all-balanced", A100),
