@@ -49,6 +49,7 @@ public final class ResourceSlicePublisher implements AutoCloseable {
   private boolean closed;
 
   private volatile PoolContent published;
+  private volatile String failure;
 
   // the worker's own
   private Map<String, ResourceSlice> onServer;
@@ -93,6 +94,14 @@ public final class ResourceSlicePublisher implements AutoCloseable {
     return Optional.ofNullable(published);
   }
 
+  /**
+   * While publishing fails, the last failure (what failed, on what, why), for liveness and status;
+   * empty once a publish succeeds again.
+   */
+  public Optional<String> failure() {
+    return Optional.ofNullable(failure);
+  }
+
   /** Stops the thread; a publish in flight is abandoned (the next run starts from the server). */
   @Override
   public void close() {
@@ -132,6 +141,7 @@ public final class ResourceSlicePublisher implements AutoCloseable {
       try {
         write(next);
         published = next;
+        failure = null;
         retry = null;
         if (failures > 0) {
           log.info("pool {} published again: {} slices", next.pool(), next.slices().size());
@@ -145,6 +155,7 @@ public final class ResourceSlicePublisher implements AutoCloseable {
         retry = next;
         failures++;
         Duration delay = settings.backoff().delay(failures);
+        failure = step + " failed: " + e.getMessage();
         log.warn(
             "cannot publish the ResourceSlices of pool {} (driver {}): {} failed: {}; the newest"
                 + " pool is published again in {}",
