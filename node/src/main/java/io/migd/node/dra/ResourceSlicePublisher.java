@@ -46,7 +46,8 @@ public final class ResourceSlicePublisher implements AutoCloseable {
 
   // guarded by lock
   private PoolContent pending;
-  private boolean closed;
+  // written under lock; read without it too, to leave a request the close interrupted unreported
+  private volatile boolean closed;
 
   private volatile PoolContent published;
   private volatile String failure;
@@ -89,7 +90,10 @@ public final class ResourceSlicePublisher implements AutoCloseable {
     }
   }
 
-  /** The content the server holds as last published by this publisher, if any yet. */
+  /**
+   * The content of the last publish that completed, if any yet: what the server holds unless a
+   * later publish failed half-way (then {@link #failure} says so).
+   */
   public Optional<PoolContent> published() {
     return Optional.ofNullable(published);
   }
@@ -150,6 +154,9 @@ public final class ResourceSlicePublisher implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       } catch (RuntimeException e) {
+        if (closed) {
+          return;
+        }
         onServer = null;
         nodeUid = null;
         retry = next;
@@ -242,7 +249,7 @@ public final class ResourceSlicePublisher implements AutoCloseable {
     permit();
     var found = new LinkedHashMap<String, ResourceSlice>();
     slices()
-        .withLabel(SliceObjects.NODE_LABEL, nodeName)
+        .withLabel(SliceObjects.NODE_LABEL, SliceObjects.labelValue(nodeName))
         .withLabel(SliceObjects.DRIVER_LABEL, driver)
         .list()
         .getItems()

@@ -1,5 +1,7 @@
 package io.migd.node.dra;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -22,8 +24,11 @@ import io.migd.pool.PoolContent;
 import io.migd.pool.PoolDevice;
 import io.migd.pool.PoolSlice;
 import io.migd.pool.Taint;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +55,22 @@ final class SliceObjects {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   private SliceObjects() {}
+
+  /**
+   * {@code name} as a label value: itself when it fits a label value's 63 characters, else {@code
+   * h-} and the first 60 hex digits of its SHA-256 (a node name may have up to 253).
+   */
+  static String labelValue(String name) {
+    if (name.length() <= 63) {
+      return name;
+    }
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(UTF_8));
+      return "h-" + HexFormat.of().formatHex(digest).substring(0, 60);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
 
   /** The node's identity as the owner of its slices. */
   record Owner(String nodeName, String nodeUid) {
@@ -80,7 +101,7 @@ final class SliceObjects {
       Map<String, String> taintTimes,
       String now) {
     var labels = new TreeMap<String, String>();
-    labels.put(NODE_LABEL, owner.nodeName());
+    labels.put(NODE_LABEL, labelValue(owner.nodeName()));
     labels.put(DRIVER_LABEL, content.driver());
     var spec =
         new ResourceSliceSpecBuilder()

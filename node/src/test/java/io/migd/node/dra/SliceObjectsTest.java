@@ -63,4 +63,14 @@ class SliceObjectsTest {
                 .isEmpty())
         .isTrue();
   }
+
+  @Test
+  void labelsANodeWhoseNameIsTooLongForALabelValueByItsHash() {
+    String longName = "gpu-node-" + "a".repeat(60) + ".example.com";
+
+    String label = SliceObjects.labelValue(longName);
+
+    assertThat(label).hasSize(62).startsWith("h-").matches("[a-z0-9-]+");
+    assertThat(SliceObjects.labelValue("gpu-node-7")).isEqualTo("gpu-node-7");
+  }
 }
