@@ -1,0 +1,131 @@
+package io.migd.node.dra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.VersionInfo;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The Kubernetes version rules of DESIGN section 12, against the mock API server (CRUD mode, which
+ * keeps whatever is written), its {@code /version} answered per test, and the read-back of a probe
+ * slice answered without the part an API server with the feature gate off drops.
+ */
+@EnableKubernetesMockClient(crud = true, https = false)
+class DraCapabilityProbeIT {
+  static final String NODE = "gpu-node-3";
+  static final String SLICES = "/apis/resource.k8s.io/v1/resourceslices/";
+
+  KubernetesMockServer server;
+  KubernetesClient client;
+
+  @BeforeEach
+  void node() {
+    client
+        .nodes()
+        .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
+        .create();
+  }
+
+  private void version(String minor) {
+    server.setVersionInfo(
+        new VersionInfo.Builder()
+            .withMajor("1")
+            .withMinor(minor)
+            .withGitVersion("v1." + minor)
+            .build());
+  }
+
+  /** The API server drops {@code part} of the probe slice: its read-back lacks it. */
+  private void drops(String part) {
+    String name = "probe-" + part + "-" + TestPools.DRIVER + "-" + NODE;
+    server
+        .expect()
+        .get()
+        .withPath(SLICES + name)
+        .andReturn(
+            200,
+            new ResourceSliceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withDriver(TestPools.DRIVER)
+                .withNodeName(NODE)
+                .withNewPool()
+                .withName(NODE + "/migd-probe")
+                .withGeneration(0L)
+                .withResourceSliceCount(2L)
+                .endPool()
+                .endSpec()
+                .build())
+        .always();
+  }
+
+  private DraCapabilities probe(boolean partitionable) {
+    return new DraCapabilityProbe(client, TestPools.DRIVER, NODE).probe(partitionable);
+  }
+
+  @ParameterizedTest(name = "1.{0} partitionable={1}: dynamic={2}")
+  @CsvSource({
+    "34, true, false",
+    "35, false, false",
+    "35, true, true",
+    "36, false, true",
+    "36+, false, true",
+    "37, true, true",
+  })
+  void publishesDynamicDevicesFromTheVersionsThatScheduleThem(
+      String minor, boolean partitionable, boolean dynamic) {
+    version(minor);
+
+    DraCapabilities capabilities = probe(partitionable);
+
+    assertThat(capabilities.dynamicDevices()).isEqualTo(dynamic);
+    assertThat(capabilities.deviceTaints()).isTrue();
+    assertThat(capabilities.why()).contains("Kubernetes 1." + minor.replace("+", ""));
+    assertThat(client.dynamicResourceAllocation().v1().resourcesSlices().list().getItems())
+        .as("the probe slices are deleted again")
+        .isEmpty();
+  }
+
+  @Test
+  void keepsEveryGpuStaticOn135WhenTheCountersDoNotReadBack() {
+    version("35");
+    drops("counters");
+
+    DraCapabilities capabilities = probe(true);
+
+    assertThat(capabilities.dynamicDevices()).isFalse();
+    assertThat(capabilities.why()).contains("dropped the shared counters");
+  }
+
+  @Test
+  void saysWhenDeviceTaintsAreDropped() {
+    version("35");
+    drops("taints");
+
+    DraCapabilities capabilities = probe(false);
+
+    assertThat(capabilities.deviceTaints()).isFalse();
+    assertThat(capabilities.why()).contains("unhealthy device is left out of its slice");
+  }
+
+  @Test
+  void refusesKubernetesBefore134() {
+    version("33");
+
+    assertThatThrownBy(() -> probe(true))
+        .isInstanceOf(UnsupportedKubernetesException.class)
+        .hasMessageContaining("1.34 or later")
+        .hasMessageContaining("Kubernetes 1.33");
+  }
+}

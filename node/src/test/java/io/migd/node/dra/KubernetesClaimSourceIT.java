@@ -1,0 +1,161 @@
+package io.migd.node.dra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.migd.claims.AllocatedClaim;
+import io.migd.claims.ClaimSource;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** ResourceClaims read from the mock API server (CRUD mode), as a prepare needs them. */
+@EnableKubernetesMockClient(crud = true, https = false)
+class KubernetesClaimSourceIT {
+  static final String NODE = "gpu-node-5";
+
+  KubernetesMockServer server;
+  KubernetesClient client;
+
+  private ResourceClaim claim(String namespace, String name, String pool, boolean allocated) {
+    var builder =
+        new ResourceClaimBuilder()
+            .withNewMetadata()
+            .withNamespace(namespace)
+            .withName(name)
+            .endMetadata()
+            .withNewSpec()
+            .withNewDevices()
+            .addNewRequest()
+            .withName("gpu")
+            .withNewExactly()
+            .withDeviceClassName("mig.nvidia.com")
+            .endExactly()
+            .endRequest()
+            .endDevices()
+            .endSpec();
+    if (allocated) {
+      builder
+          .withNewStatus()
+          .withNewAllocation()
+          .withNewDevices()
+          .addNewResult()
+          .withRequest("gpu/small")
+          .withDriver(TestPools.DRIVER)
+          .withPool(pool)
+          .withDevice("gpu-0-mig-1g5gb-19-3")
+          .endResult()
+          .addNewResult()
+          .withRequest("nic")
+          .withDriver("nic.example.com")
+          .withPool(pool)
+          .withDevice("eth1")
+          .withAdminAccess(true)
+          .endResult()
+          .addNewConfig()
+          .withSource("FromClaim")
+          .withRequests("nic")
+          .withNewOpaque()
+          .withDriver("nic.example.com")
+          .withParameters(Map.of("mtu", 9000))
+          .endOpaque()
+          .endConfig()
+          .endDevices()
+          .endAllocation()
+          .addNewReservedFor()
+          .withResource("pods")
+          .withName(name + "-pod")
+          .withUid("pod-uid-" + name)
+          .endReservedFor()
+          .endStatus();
+    }
+    ResourceClaim created =
+        client
+            .dynamicResourceAllocation()
+            .v1()
+            .resourceClaims()
+            .inNamespace(namespace)
+            .resource(builder.build())
+            .create();
+    if (allocated && created.getStatus() == null) {
+      created.setStatus(builder.build().getStatus());
+      created =
+          client
+              .dynamicResourceAllocation()
+              .v1()
+              .resourceClaims()
+              .inNamespace(namespace)
+              .resource(created)
+              .updateStatus();
+    }
+    return created;
+  }
+
+  @Test
+  void readsTheAllocationOfAClaim() {
+    ResourceClaim created = claim("ml", "train", NODE, true);
+
+    var source = new KubernetesClaimSource(client, TestPools.DRIVER, NODE);
+
+    assertThat(source.get("ml", "train"))
+        .hasValue(
+            new AllocatedClaim(
+                created.getMetadata().getUid(),
+                "ml",
+                "train",
+                true,
+                List.of(
+                    new AllocatedClaim.Result(
+                        "gpu/small", TestPools.DRIVER, NODE, "gpu-0-mig-1g5gb-19-3", false),
+                    new AllocatedClaim.Result("nic", "nic.example.com", NODE, "eth1", true)),
+                List.of("nic.example.com"),
+                List.of(new AllocatedClaim.Consumer("pods", "train-pod", "pod-uid-train"))));
+    assertThat(source.get("ml", "absent")).isEmpty();
+  }
+
+  @Test
+  void readsAClaimNotYetAllocated() {
+    claim("ml", "waiting", NODE, false);
+
+    assertThat(new KubernetesClaimSource(client, TestPools.DRIVER, NODE).get("ml", "waiting"))
+        .hasValueSatisfying(
+            c -> {
+              assertThat(c.allocated()).isFalse();
+              assertThat(c.results()).isEmpty();
+            });
+  }
+
+  @Test
+  void listsOnlyTheClaimsAllocatedFromThisNodesPool() {
+    claim("ml", "here", NODE, true);
+    claim("web", "also-here", NODE, true);
+    claim("ml", "elsewhere", "gpu-node-6", true);
+    claim("ml", "waiting", NODE, false);
+
+    var claims = new KubernetesClaimSource(client, TestPools.DRIVER, NODE).listAllocatedToPool();
+
+    assertThat(claims)
+        .extracting(c -> c.namespace() + "/" + c.name())
+        .containsExactlyInAnyOrder("ml/here", "web/also-here");
+  }
+
+  @Test
+  void saysWhatFailedWhenTheApiServerErrs() {
+    server
+        .expect()
+        .get()
+        .withPath("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/broken")
+        .andReturn(500, "etcdserver: request timed out")
+        .always();
+    var source = new KubernetesClaimSource(client, TestPools.DRIVER, NODE);
+
+    assertThatThrownBy(() -> source.get("ml", "broken"))
+        .isInstanceOf(ClaimSource.ClaimReadException.class)
+        .hasMessageStartingWith("reading ResourceClaim ml/broken from the API server failed");
+  }
+}
