@@ -12,15 +12,21 @@ import java.util.Objects;
  * What one GPU should look like: its MIG mode, the GPU instances it should hold (in any order,
  * placements left to the planner), how the GPU is shared when its MIG mode is off ({@code sharing}:
  * time-sliced into 1 replica is the whole GPU), and how the MIG slices of each profile are shared
- * ({@code sliceSharing}; a profile absent there is not shared).
+ * ({@code sliceSharing}; a profile absent there is not shared), and whether the GPU is {@code
+ * dynamic} (DRA mode, DESIGN section 12: MIG enabled, every profile published at every placement,
+ * instances made only when claims are prepared; the surfaces read this, never re-derive it).
  */
 public record GpuTarget(
     GpuIndex gpu,
     boolean migEnabled,
     List<GpuInstanceSpec> gpuInstances,
     Sharing sharing,
-    Map<ProfileName, Sharing> sliceSharing) {
-  /** Checks that MIG instances and their sharing are asked for only with MIG enabled. */
+    Map<ProfileName, Sharing> sliceSharing,
+    boolean dynamic) {
+  /**
+   * Checks that MIG instances and their sharing are asked for only with MIG enabled, and that a
+   * dynamic GPU has MIG enabled, no instances and no sharing.
+   */
   public GpuTarget {
     Objects.requireNonNull(gpu);
     Objects.requireNonNull(sharing);
@@ -33,6 +39,37 @@ public record GpuTarget(
           "GPU " + gpu + ": sharing of MIG slices asked for with MIG disabled");
     }
     sliceSharing = Collections.unmodifiableMap(new LinkedHashMap<>(sliceSharing));
+    if (dynamic
+        && (!migEnabled
+            || !gpuInstances.isEmpty()
+            || !sliceSharing.isEmpty()
+            || !sharing.equals(new Sharing.TimeSliced(1)))) {
+      throw new IllegalArgumentException(
+          "GPU " + gpu + ": a dynamic GPU has MIG enabled, no instances asked for and no sharing");
+    }
+  }
+
+  /** A static target (not dynamic). */
+  public GpuTarget(
+      GpuIndex gpu,
+      boolean migEnabled,
+      List<GpuInstanceSpec> gpuInstances,
+      Sharing sharing,
+      Map<ProfileName, Sharing> sliceSharing) {
+    this(gpu, migEnabled, gpuInstances, sharing, sliceSharing, false);
+  }
+
+  /** A dynamic GPU: MIG enabled, its instances made and removed by prepared claims. */
+  public static GpuTarget dynamic(GpuIndex gpu) {
+    return new GpuTarget(gpu, true, List.of(), new Sharing.TimeSliced(1), Map.of(), true);
+  }
+
+  /**
+   * Whether the target shares the GPU or any of its slices: time-slicing into more than one
+   * replica, MPS, or slice sharing (none of which DRA mode offers).
+   */
+  public boolean shares() {
+    return !sliceSharing.isEmpty() || !sharing.equals(new Sharing.TimeSliced(1));
   }
 
   /** A target without sharing of MIG slices; {@code replicas} time-sliced when MIG is off. */

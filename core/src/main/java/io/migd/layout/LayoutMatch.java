@@ -13,6 +13,10 @@ public final class LayoutMatch {
 
   /** Whether {@code gpu} matches {@code target}. */
   public static boolean matches(GpuTarget target, ObservedGpu gpu) {
+    if (target.dynamic()) {
+      // prepared claims make and remove a dynamic GPU's instances (and on Hopper its MIG mode)
+      return true;
+    }
     if (!gpu.migCapable()) {
       return !target.migEnabled() || target.gpuInstances().isEmpty();
     }

@@ -27,11 +27,23 @@ public final class TargetResolver {
    * {@code sharing} shares the MIG slices of the profiles it names.
    */
   public static SequencedMap<GpuIndex, GpuTarget> resolve(MigConfig config, ObservedNode node) {
+    return resolve(config, node, true);
+  }
+
+  /**
+   * As {@link #resolve(MigConfig, ObservedNode)}; a {@code dynamic} item makes the MIG-capable GPUs
+   * it selects dynamic (one without MIG gets the whole GPU, as for any MIG item). Without {@code
+   * replicasFromMigDevices} (DRA mode, where nothing is time-sliced) a GPU without MIG that an item
+   * asks MIG of is the whole GPU, unshared, unless the item says {@code time-slicing} or {@code
+   * mps}.
+   */
+  public static SequencedMap<GpuIndex, GpuTarget> resolve(
+      MigConfig config, ObservedNode node, boolean replicasFromMigDevices) {
     var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
     for (ObservedGpu gpu : node.gpus()) {
       for (MigConfigItem item : config.items()) {
         if (item.selects(gpu.index().value(), gpu.pci().deviceId(), gpu.pci().subsystemId())) {
-          targets.put(gpu.index(), targetOf(item, gpu));
+          targets.put(gpu.index(), targetOf(item, gpu, replicasFromMigDevices));
           break;
         }
       }
@@ -39,14 +51,18 @@ public final class TargetResolver {
     return targets;
   }
 
-  private static GpuTarget targetOf(MigConfigItem item, ObservedGpu gpu) {
+  private static GpuTarget targetOf(
+      MigConfigItem item, ObservedGpu gpu, boolean replicasFromMigDevices) {
     var asked = item.gpuSharing();
     if (!item.migEnabled()) {
       return GpuTarget.whole(gpu.index(), asked.orElse(new Sharing.TimeSliced(1)));
     }
     if (!gpu.migCapable()) {
-      return GpuTarget.whole(
-          gpu.index(), asked.orElse(new Sharing.TimeSliced(Math.max(1, item.migDeviceCount()))));
+      int replicas = replicasFromMigDevices ? Math.max(1, item.migDeviceCount()) : 1;
+      return GpuTarget.whole(gpu.index(), asked.orElse(new Sharing.TimeSliced(replicas)));
+    }
+    if (item.dynamic()) {
+      return GpuTarget.dynamic(gpu.index());
     }
     return GpuTarget.mig(gpu.index(), gpuInstances(item.migDevices()), item.sharing());
   }

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,7 @@ final class GpuReconcile {
   private final Executor executor;
   private final ProgressListener listener;
   private final ModeChange modeChange;
+  private final StaticDeviceGuard guard;
   private final Clock clock;
 
   GpuReconcile(
@@ -41,6 +43,7 @@ final class GpuReconcile {
       Executor executor,
       ProgressListener listener,
       ModeChange modeChange,
+      StaticDeviceGuard guard,
       Clock clock) {
     this.observer = observer;
     this.decider = decider;
@@ -48,6 +51,7 @@ final class GpuReconcile {
     this.executor = executor;
     this.listener = listener;
     this.modeChange = modeChange;
+    this.guard = guard;
     this.clock = clock;
   }
 
@@ -78,7 +82,7 @@ final class GpuReconcile {
       log.error("gpu={} reconcile failed, a bug in migd; the other GPUs go on", gpu, e);
       result = GpuResult.Failed.unexpected("reconciling GPU " + gpu, e);
     }
-    return new Outcome.Gpu(resolution, decision, result);
+    return new Outcome.Gpu(resolution, decision, result, decider.turningStatic(gpu, resolution));
   }
 
   private GpuResult carryOut(
@@ -109,6 +113,11 @@ final class GpuReconcile {
                       + " holds in use changed while its plan was made; it is planned again")
               : GpuResult.of(recheck);
         }
+        var held = claimsHolding(gpu, observed, plan);
+        if (held.isPresent()) {
+          listener.planAbandoned(gpu, plan);
+          yield held.get();
+        }
         Instant start = clock.instant();
         Execution execution = executor.execute(gpu, plan);
         yield switch (execution) {
@@ -127,6 +136,53 @@ final class GpuReconcile {
         };
       }
     };
+  }
+
+  /**
+   * Blocked when a claim's allocation names a static device the plan removes (DRA mode); the plan's
+   * listeners have withdrawn those devices, so no later allocation can name them.
+   */
+  private Optional<GpuResult> claimsHolding(GpuIndex gpu, ObservedNode observed, Plan plan) {
+    var gpuBefore = observed.gpus().stream().filter(g -> g.index().equals(gpu)).findFirst();
+    if (gpuBefore.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> removed = RemovedDevices.of(gpuBefore.get(), plan);
+    if (removed.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> claims;
+    try {
+      claims = guard.claimsHolding(removed);
+    } catch (RuntimeException e) {
+      log.warn(
+          "gpu={} cannot check the claims of the devices its plan removes: {}",
+          gpu,
+          e.getMessage());
+      return Optional.of(
+          new GpuResult.Blocked(
+              List.of(),
+              "GPU "
+                  + gpu
+                  + ": its plan removes "
+                  + String.join(", ", removed)
+                  + ", but the claims could not be checked ("
+                  + e.getMessage()
+                  + "); the plan waits"));
+    }
+    if (claims.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new GpuResult.Blocked(
+            claims.stream().map(c -> "claim " + c).toList(),
+            "GPU "
+                + gpu
+                + ": claim "
+                + String.join(", claim ", claims)
+                + " is allocated a device the plan removes ("
+                + String.join(", ", removed)
+                + "); the plan waits until no claim names it"));
   }
 
   private GpuResult verify(Resolution resolution, GpuIndex gpu, Plan plan, Instant start) {

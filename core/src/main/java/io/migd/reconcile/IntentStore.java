@@ -51,7 +51,8 @@ public final class IntentStore {
 
   /**
    * {@code sharing} ({@code time-slicing} or {@code mps}) and {@code sliceSharing} are absent from
-   * files written before sharing existed: time-slicing, no slice shared.
+   * files written before sharing existed: time-slicing, no slice shared. {@code dynamic} is absent
+   * from files written before DRA mode existed, and for static GPUs: static.
    */
   record StoredGpu(
       Integer gpu,
@@ -59,7 +60,8 @@ public final class IntentStore {
       List<StoredInstance> gpuInstances,
       Integer replicas,
       String sharing,
-      Map<String, StoredSharing> sliceSharing) {}
+      Map<String, StoredSharing> sliceSharing,
+      Boolean dynamic) {}
 
   record StoredSharing(String strategy, Integer replicas) {
     static StoredSharing of(Sharing sharing) {
@@ -160,7 +162,8 @@ public final class IntentStore {
                                   .toList(),
                               t.replicas(),
                               t.sharing().strategy(),
-                              sliceSharing(t)))
+                              sliceSharing(t),
+                              t.dynamic() ? true : null))
                   .toList();
     }
     return new Stored(
@@ -221,7 +224,8 @@ public final class IntentStore {
         required(g.migEnabled(), where + ".migEnabled"),
         instances,
         sharing(g.sharing(), required(g.replicas(), where + ".replicas")),
-        sliceSharing(g, where));
+        sliceSharing(g, where),
+        Boolean.TRUE.equals(g.dynamic()));
   }
 
   private static Map<String, StoredSharing> sliceSharing(GpuTarget target) {

@@ -9,6 +9,7 @@ import io.migd.layout.TargetResolver;
 import io.migd.layout.Usage;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Decision;
+import io.migd.plan.DynamicPlanner;
 import io.migd.plan.Planner;
 import io.migd.profiles.ComputeCapability;
 import io.migd.profiles.GpuModel;
@@ -30,11 +31,35 @@ import java.util.stream.Collectors;
 final class NodeDecider {
   private final ConfigLookup configs;
   private final ModelSource models;
+  private final DeviceOwnership ownership;
+  private final DynamicSwitches switches;
   private final LongAdder plannerRuns = new LongAdder();
 
-  NodeDecider(ConfigLookup configs, ModelSource models) {
+  NodeDecider(
+      ConfigLookup configs,
+      ModelSource models,
+      DeviceOwnership ownership,
+      DynamicSwitches switches) {
     this.configs = configs;
     this.models = models;
+    this.ownership = ownership;
+    this.switches = switches;
+  }
+
+  /**
+   * Whether {@code gpu}, dynamic before and static now, still has claims prepared on it (DRA mode):
+   * its unprepared devices are withdrawn and it stays blocked until they are gone.
+   */
+  boolean turningStatic(GpuIndex gpu, Resolution resolution) {
+    return ownership.dra()
+        && resolution instanceof Resolution.Target(var target)
+        && !target.dynamic()
+        && switches.turningStatic(gpu, ownership.claims());
+  }
+
+  /** Remembers which GPUs a reconcile resolved dynamic, for {@link #turningStatic}. */
+  void recordResolved(SequencedMap<GpuIndex, Resolution> resolutions) {
+    switches.record(resolutions, ownership.claims());
   }
 
   /** How often the planner ran since this decider was made. */
@@ -68,7 +93,7 @@ final class NodeDecider {
                         + " migd.config) to a config the file has"));
           }
         } else {
-          TargetResolver.resolve(config.get(), observed)
+          TargetResolver.resolve(config.get(), observed, !ownership.dra())
               .forEach((gpu, target) -> result.put(gpu, new Resolution.Target(target)));
         }
       }
@@ -119,6 +144,30 @@ final class NodeDecider {
     return switch (resolution) {
       case Resolution.Unselected() -> new Decision.Unmanaged();
       case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
+      case Resolution.Target(var target) when target.dynamic() && !ownership.dra() ->
+          new Decision.Infeasible(
+              "GPU "
+                  + gpu
+                  + ": dynamic needs migd.kubelet.mode=dra (the device plugin cannot make"
+                  + " instances when pods are scheduled)");
+      case Resolution.Target(var target) when ownership.dra() && target.shares() ->
+          new Decision.Infeasible(
+              "GPU "
+                  + gpu
+                  + ": sharing is not available in dra mode (time-slicing, mps and sharing need"
+                  + " migd.kubelet.mode=device-plugin)");
+      case Resolution.Target(var target) when turningStatic(gpu, resolution) -> {
+        var claims =
+            ownership.claims().on(gpu).stream().map(ClaimUsage::holder).distinct().toList();
+        yield new Decision.Blocked(
+            claims,
+            "GPU "
+                + gpu
+                + " turns from dynamic to static: its unprepared devices are withdrawn, and its"
+                + " layout waits until no claim is prepared on it ("
+                + String.join(", ", claims)
+                + ")");
+      }
       case Resolution.Target(var target) -> {
         ObservedGpu now = gpuOf(observed, gpu);
         Optional<GpuModel> model = models.modelOf(now);
@@ -133,7 +182,10 @@ final class NodeDecider {
                   + ") is not a model migd knows");
         }
         plannerRuns.increment();
-        yield Planner.decide(target, now, usage, model.orElseGet(() -> nonMigModel(now)));
+        yield target.dynamic()
+            ? DynamicPlanner.decide(
+                target, now, usage, model.orElseThrow(), ownership.claims().on(gpu))
+            : Planner.decide(target, now, usage, model.orElseGet(() -> nonMigModel(now)));
       }
     };
   }

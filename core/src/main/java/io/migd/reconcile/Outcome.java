@@ -39,13 +39,31 @@ public record Outcome(
    * @param resolution what the intent asks of it (its target and sharing, or why none)
    * @param decision what was decided from what was observed first
    * @param result how it ended
+   * @param turningStatic whether the GPU turns from dynamic to static while claims are still
+   *     prepared on it (DRA mode): its unprepared devices are withdrawn, and it stays blocked until
+   *     no claim is prepared on it
    */
-  public record Gpu(Resolution resolution, Decision decision, GpuResult result) {
+  public record Gpu(
+      Resolution resolution, Decision decision, GpuResult result, boolean turningStatic) {
     /** Checks every part is there. */
     public Gpu {
       Objects.requireNonNull(resolution);
       Objects.requireNonNull(decision);
       Objects.requireNonNull(result);
+    }
+
+    /** A GPU that is not turning from dynamic to static. */
+    public Gpu(Resolution resolution, Decision decision, GpuResult result) {
+      this(resolution, decision, result, false);
+    }
+
+    /**
+     * Whether the GPU is dynamic (DRA mode): it publishes every profile at every placement and
+     * claims make its instances. Every other GPU is static, unselected ones included. The DRA
+     * surface reads this, never the intent.
+     */
+    public boolean dynamic() {
+      return resolution instanceof Resolution.Target(var target) && target.dynamic();
     }
   }
 
@@ -98,6 +116,12 @@ public record Outcome(
           }
         });
     return Collections.unmodifiableSequencedMap(targets);
+  }
+
+  /** Whether the GPU is dynamic ({@link Gpu#dynamic}); false for a GPU the outcome lacks. */
+  public boolean dynamic(GpuIndex gpu) {
+    Gpu entry = gpus.get(gpu);
+    return entry != null && entry.dynamic();
   }
 
   /** A GPU as the reconcile last observed it; empty when NVML failed on it. */

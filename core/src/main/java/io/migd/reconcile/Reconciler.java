@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class Reconciler {
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
+  private final Parts parts;
+  private final DeviceOwnership ownership;
   private final NodeObserver observer;
   private final ConfigLookup configs;
   private final UsageSource usageSource;
@@ -44,11 +46,24 @@ public final class Reconciler {
   private final Clock clock;
   private final GpuPool pool;
 
+  /** What a reconciler is built from, kept so that a copy in another kubelet mode can be built. */
+  private record Parts(
+      NodeObserver observer,
+      ModelSource models,
+      ConfigLookup configs,
+      UsageSource usageSource,
+      Executor executor,
+      ProgressListener listener,
+      GpuReset reset,
+      RebootPolicy reboot,
+      Clock clock) {}
+
   /**
    * A reconciler over its collaborators; {@code configs} looks up a named config. The GPUs run in
    * parallel and each calls {@code listener} from its own thread: give it (and the executor) a
    * listener that takes events from several threads at once, or one that takes one event at a time,
-   * {@link ProgressListener#oneAtATime}, as {@link #over} does.
+   * {@link ProgressListener#oneAtATime}, as {@link #over} does. It decides in device-plugin mode
+   * ({@link #withOwnership} for DRA mode).
    */
   public Reconciler(
       NodeObserver observer,
@@ -60,18 +75,40 @@ public final class Reconciler {
       GpuReset reset,
       RebootPolicy reboot,
       Clock clock) {
-    this.observer = observer;
-    this.configs = configs;
-    this.usageSource = usageSource;
-    this.modeChange = new ModeChange(observer, usageSource, reset, reboot);
-    this.decider = new NodeDecider(configs, models);
+    this(
+        new Parts(observer, models, configs, usageSource, executor, listener, reset, reboot, clock),
+        DeviceOwnership.DEVICE_PLUGIN,
+        new GpuPool(0));
+  }
+
+  private Reconciler(Parts parts, DeviceOwnership ownership, GpuPool pool) {
+    this.parts = parts;
+    this.ownership = ownership;
+    this.observer = parts.observer();
+    this.configs = parts.configs();
+    this.usageSource =
+        ownership.dra()
+            ? new ClaimUsage(parts.usageSource(), ownership.claims())
+            : parts.usageSource();
+    this.modeChange = new ModeChange(observer, usageSource, parts.reset(), parts.reboot());
+    this.decider = new NodeDecider(configs, parts.models(), ownership, new DynamicSwitches());
     this.gpus =
-        new GpuReconcile(observer, decider, usageSource, executor, listener, modeChange, clock);
-    this.clock = clock;
-    this.pool = new GpuPool(0);
+        new GpuReconcile(
+            observer,
+            decider,
+            usageSource,
+            parts.executor(),
+            parts.listener(),
+            modeChange,
+            ownership.guard(),
+            parts.clock());
+    this.clock = parts.clock();
+    this.pool = pool;
   }
 
   private Reconciler(Reconciler other, GpuPool pool) {
+    this.parts = other.parts;
+    this.ownership = other.ownership;
     this.observer = other.observer;
     this.configs = other.configs;
     this.usageSource = other.usageSource;
@@ -80,6 +117,21 @@ public final class Reconciler {
     this.gpus = other.gpus;
     this.clock = other.clock;
     this.pool = pool;
+  }
+
+  /**
+   * This reconciler deciding in the kubelet mode {@code ownership} gives ({@code
+   * migd.kubelet.mode}): in DRA mode a dynamic GPU's instances belong to its prepared claims,
+   * devices prepared claims own are in use, the guard is asked before a plan removes a static
+   * device, and nothing is shared. Call it once, when the daemon is wired.
+   */
+  public Reconciler withOwnership(DeviceOwnership ownership) {
+    return new Reconciler(parts, ownership, pool);
+  }
+
+  /** The kubelet mode this reconciler decides in. */
+  public KubeletMode mode() {
+    return ownership.mode();
   }
 
   /**
@@ -292,6 +344,9 @@ public final class Reconciler {
                   .map(decision -> new Outcome.Gpu(resolution, decision, GpuResult.of(decision)))
                   .orElseGet(() -> reconcileGpu(desired, resolution, gpu, observed, usage));
             });
+    var resolved = new LinkedHashMap<GpuIndex, Resolution>();
+    reconciled.forEach((gpu, entry) -> resolved.put(gpu, entry.resolution()));
+    decider.recordResolved(resolved);
     SequencedMap<GpuIndex, Outcome.Gpu> ended = rebootIfNeeded(desired.generation(), reconciled);
     ended.forEach(
         (gpu, entry) ->
@@ -315,7 +370,10 @@ public final class Reconciler {
         .forEach(
             (gpu, result) -> {
               Outcome.Gpu entry = reconciled.get(gpu);
-              ended.put(gpu, new Outcome.Gpu(entry.resolution(), entry.decision(), result));
+              ended.put(
+                  gpu,
+                  new Outcome.Gpu(
+                      entry.resolution(), entry.decision(), result, entry.turningStatic()));
             });
     return ended;
   }

@@ -83,6 +83,27 @@ class IntentStoreTest {
   }
 
   @Test
+  void keepsADynamicGpuAcrossARestart() {
+    var store = new IntentStore(dir);
+    var layout =
+        new Desired(
+            Desired.Source.REST,
+            new Desired.Intent.Layout(
+                List.of(GpuTarget.dynamic(new GpuIndex(0)), GpuTarget.whole(new GpuIndex(1), 1))),
+            4,
+            "",
+            "",
+            Map.of(0, "GPU-a", 1, "GPU-b"));
+
+    store.save(layout);
+
+    var loaded = new IntentStore(dir).load().orElseThrow();
+    assertThat(loaded).isEqualTo(layout);
+    var targets = ((Desired.Intent.Layout) loaded.intent()).gpus();
+    assertThat(targets).extracting(GpuTarget::dynamic).containsExactly(true, false);
+  }
+
+  @Test
   void readsAFileWrittenBeforeSharingAsTimeSlicing() throws Exception {
     Files.writeString(
         dir.resolve(IntentStore.FILE_NAME),

@@ -16,6 +16,7 @@ import io.migd.plan.Step;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.MigConfig;
 import io.migd.profiles.MigConfigFile;
+import io.migd.profiles.MigConfigItem;
 import io.migd.profiles.MigConfigParser;
 import io.migd.profiles.ProfileName;
 import io.migd.profiles.Sharing;
@@ -66,10 +67,11 @@ class ReconcilerIT {
     return node.observe().gpus().get(index);
   }
 
-  /** Every config of the shipped file that selects GPUs of this model. */
+  /** Every static config of the shipped file that selects GPUs of this model. */
   private static List<MigConfig> configsFor(GpuModel model) {
     return shipped.configs().stream()
         .filter(c -> c.items().stream().anyMatch(i -> i.mayApplyTo(model)))
+        .filter(c -> c.items().stream().noneMatch(MigConfigItem::dynamic))
         .toList();
   }
 

@@ -11,6 +11,7 @@ import io.migd.layout.TargetResolver;
 import io.migd.profiles.ProfileName;
 import io.migd.profiles.ProfileNameException;
 import io.migd.profiles.Sharing;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -34,8 +35,11 @@ final class GpuLayoutTargets {
       throw RestProblem.unprocessable(
           "GPU index " + index + " is out of range: GPU indices start at 0");
     }
-    boolean migEnabled = gpu.migEnabled() != null ? gpu.migEnabled() : gpu.migDevices() != null;
     var gpuIndex = new GpuIndex(index);
+    if (Boolean.TRUE.equals(gpu.dynamic())) {
+      return dynamic(gpu, gpuIndex);
+    }
+    boolean migEnabled = gpu.migEnabled() != null ? gpu.migEnabled() : gpu.migDevices() != null;
     if (gpu.timeSlicing() != null && gpu.mps() != null) {
       throw RestProblem.unprocessable(
           "GPU " + index + ": \"timeSlicing\" and \"mps\" are both given; a GPU is shared one way");
@@ -53,6 +57,42 @@ final class GpuLayoutTargets {
     } catch (IllegalArgumentException e) {
       throw RestProblem.unprocessable("GPU " + index + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * A dynamic GPU ({@code "dynamic": true}): MIG enabled (a {@code "migEnabled"} of false is
+   * refused), and none of the keys that say what it holds or how it is shared, since claims decide
+   * that. Whether the kubelet mode allows it is the decision's part.
+   */
+  private static GpuTarget dynamic(GpuLayout gpu, GpuIndex gpuIndex) {
+    int index = gpuIndex.value();
+    if (Boolean.FALSE.equals(gpu.migEnabled())) {
+      throw RestProblem.unprocessable(
+          "GPU " + index + ": \"dynamic\": true needs MIG enabled, but \"migEnabled\" is false");
+    }
+    var set = new ArrayList<String>();
+    if (gpu.migDevices() != null) {
+      set.add("migDevices");
+    }
+    if (gpu.timeSlicing() != null) {
+      set.add("timeSlicing");
+    }
+    if (gpu.mps() != null) {
+      set.add("mps");
+    }
+    if (gpu.sharing() != null) {
+      set.add("sharing");
+    }
+    if (!set.isEmpty()) {
+      throw RestProblem.unprocessable(
+          "GPU "
+              + index
+              + ": \"dynamic\": true takes no \""
+              + String.join("\", \"", set)
+              + "\": a dynamic GPU's instances are made when claims are prepared, and it is not"
+              + " shared");
+    }
+    return GpuTarget.dynamic(gpuIndex);
   }
 
   /** A whole GPU (MIG disabled) shared by {@code "timeSlicing"} or {@code "mps"}. */

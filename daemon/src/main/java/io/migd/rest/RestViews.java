@@ -147,6 +147,9 @@ public final class RestViews {
 
   /** A GPU target in the shape {@code PUT} takes. */
   public static GpuLayout layout(GpuTarget target) {
+    if (target.dynamic()) {
+      return new GpuLayout(target.gpu().value(), true, null, null, null, null, true);
+    }
     if (!target.migEnabled()) {
       return switch (target.sharing()) {
         case Sharing.TimeSliced(var n) ->

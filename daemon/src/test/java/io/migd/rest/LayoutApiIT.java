@@ -329,6 +329,24 @@ class LayoutApiIT {
                 + "\"sharing\":{\"1g.5gb\":{\"vgpu\":{\"replicas\":2}}}}]}",
             400,
             "vgpu"),
+        new Case(
+            "dynamic in device-plugin mode",
+            json,
+            "{\"gpus\":[{\"gpu\":0,\"dynamic\":true}]}",
+            422,
+            "GPU 0: dynamic needs migd.kubelet.mode=dra"),
+        new Case(
+            "dynamic with MIG devices",
+            json,
+            "{\"gpus\":[{\"gpu\":0,\"dynamic\":true,\"migDevices\":{\"1g.5gb\":1}}]}",
+            422,
+            "GPU 0: \"dynamic\": true takes no \"migDevices\""),
+        new Case(
+            "all-dynamic in device-plugin mode",
+            json,
+            "{\"config\":\"all-dynamic\"}",
+            422,
+            "GPU 0: dynamic needs migd.kubelet.mode=dra"),
         new Case("GPU twice", json, "{\"gpus\":[{\"gpu\":1},{\"gpu\":1}]}", 422, "twice"),
         new Case("no GPUs", json, "{\"gpus\":[]}", 422, "empty"));
   }

@@ -13,8 +13,9 @@ import java.util.function.Function;
 
 /**
  * The config file migd uses when it is given none, generated from GPU models (docs/contract.md):
- * {@code all-disabled}, {@code all-enabled}, {@code all-balanced}, and {@code all-<profile>} with
- * the largest count that fits, for every GPU-instance profile.
+ * {@code all-disabled}, {@code all-enabled}, {@code all-balanced}, {@code all-dynamic} (every
+ * MIG-capable model's GPUs dynamic, selected by device id), and {@code all-<profile>} with the
+ * largest count that fits, for every GPU-instance profile.
  *
  * <p>Like mig-parted's own default config, a config whose layout differs between models has one
  * item per distinct layout, selected with {@code device-filter} by the PCI device ids of the models
@@ -31,6 +32,12 @@ public final class GeneratedConfigs {
 
   /** Name of the config with a mix of small and large instances on every MIG GPU. */
   public static final String ALL_BALANCED = "all-balanced";
+
+  /**
+   * Name of the config that makes every MIG-capable GPU dynamic (DRA mode): instances are created
+   * when claims are prepared.
+   */
+  public static final String ALL_DYNAMIC = "all-dynamic";
 
   private GeneratedConfigs() {}
 
@@ -50,6 +57,14 @@ public final class GeneratedConfigs {
     configs.add(new MigConfig(ALL_ENABLED, List.of(MigConfigItem.of(all(), true))));
     perModel(ALL_BALANCED, migModels.values(), GeneratedConfigs::balancedLayout)
         .ifPresent(configs::add);
+    if (!migModels.isEmpty()) {
+      var filters =
+          migModels.values().stream()
+              .map(m -> (DeviceFilter) new DeviceFilter.Device(m.pciDeviceId()))
+              .distinct()
+              .toList();
+      configs.add(new MigConfig(ALL_DYNAMIC, List.of(MigConfigItem.dynamic(all(), filters))));
+    }
     var profiles = new LinkedHashSet<ProfileName>();
     migModels.values().forEach(m -> m.giProfiles().forEach(p -> profiles.add(p.name())));
     for (var profile : profiles) {

@@ -19,6 +19,9 @@ import java.util.SequencedMap;
  * - devices: [1]
  *   mig-enabled: false
  *   mps: {replicas: 4}
+ * - devices: [2]
+ *   mig-enabled: true
+ *   dynamic: true
  * }</pre>
  *
  * @param devices the {@code devices} key: all GPUs or a list of indexes
@@ -33,6 +36,10 @@ import java.util.SequencedMap;
  *     is shared by MPS instead of time-sliced
  * @param sharing migd's {@code sharing} extension: how every MIG slice of a profile is shared, in
  *     file order; each profile must be one the item asks for in {@code mig-devices}
+ * @param dynamic migd's {@code dynamic} extension (DRA mode): the GPUs it selects publish every
+ *     profile at every placement, and an instance is created only when a claim is prepared; needs
+ *     {@code mig-enabled: true} and no {@code mig-devices}, {@code sharing}, {@code time-slicing}
+ *     or {@code mps}
  */
 public record MigConfigItem(
     DeviceSelection devices,
@@ -41,14 +48,16 @@ public record MigConfigItem(
     SequencedMap<ProfileName, Integer> migDevices,
     TimeSlicing timeSlicing,
     MpsSharing mps,
-    SequencedMap<ProfileName, Sharing> sharing) {
+    SequencedMap<ProfileName, Sharing> sharing,
+    boolean dynamic) {
 
   /**
    * Validates the item and copies its collections.
    *
    * @throws IllegalArgumentException if MIG devices are given with MIG disabled, a count is
-   *     negative, a filter repeats, both {@code time-slicing} and {@code mps} are set, or {@code
-   *     sharing} names a profile the item does not ask for
+   *     negative, a filter repeats, both {@code time-slicing} and {@code mps} are set, {@code
+   *     sharing} names a profile the item does not ask for, or a dynamic item has MIG disabled, MIG
+   *     devices or sharing
    */
   public MigConfigItem {
     Objects.requireNonNull(devices, "devices");
@@ -83,6 +92,58 @@ public record MigConfigItem(
       shared.put(profile, Objects.requireNonNull(entry.getValue()));
     }
     sharing = Collections.unmodifiableSequencedMap(shared);
+    if (dynamic) {
+      if (!migEnabled) {
+        throw new IllegalArgumentException("dynamic needs mig-enabled true");
+      }
+      if (!migDevices.isEmpty()
+          || !(timeSlicing instanceof TimeSlicing.Unset)
+          || !(mps instanceof MpsSharing.Unset)) {
+        throw new IllegalArgumentException(
+            "dynamic takes no mig-devices, time-slicing or mps: claims make the instances");
+      }
+    }
+  }
+
+  /**
+   * A static item (not {@code dynamic}).
+   *
+   * @param devices the {@code devices} key
+   * @param deviceFilters the {@code device-filter} entries
+   * @param migEnabled the {@code mig-enabled} key
+   * @param migDevices the {@code mig-devices} key
+   * @param timeSlicing the {@code time-slicing} key
+   * @param mps the {@code mps} key
+   * @param sharing the {@code sharing} key
+   */
+  public MigConfigItem(
+      DeviceSelection devices,
+      List<DeviceFilter> deviceFilters,
+      boolean migEnabled,
+      SequencedMap<ProfileName, Integer> migDevices,
+      TimeSlicing timeSlicing,
+      MpsSharing mps,
+      SequencedMap<ProfileName, Sharing> sharing) {
+    this(devices, deviceFilters, migEnabled, migDevices, timeSlicing, mps, sharing, false);
+  }
+
+  /**
+   * A dynamic item: MIG enabled, instances made only when claims are prepared (DRA mode).
+   *
+   * @param devices which GPUs
+   * @param deviceFilters the {@code device-filter} entries
+   * @return the item
+   */
+  public static MigConfigItem dynamic(DeviceSelection devices, List<DeviceFilter> deviceFilters) {
+    return new MigConfigItem(
+        devices,
+        deviceFilters,
+        true,
+        new LinkedHashMap<>(),
+        new TimeSlicing.Unset(),
+        new MpsSharing.Unset(),
+        new LinkedHashMap<>(),
+        true);
   }
 
   /**

@@ -28,7 +28,8 @@ import tools.jackson.dataformat.yaml.YAMLParser;
  * {@code mig-enabled: true} without {@code mig-devices} ({@code {}} is allowed) or with counts that
  * are all zero. Profile names are not checked against GPU models here: a well-formed name a GPU
  * lacks is the planner's {@code Infeasible}, and {@link CatalogCheck} checks a file against the
- * catalogue.
+ * catalogue. migd's {@code dynamic: true} needs {@code mig-enabled: true} and takes none of {@code
+ * mig-devices}, {@code sharing}, {@code time-slicing} and {@code mps}.
  */
 public final class MigConfigParser {
   private static final YAMLMapper MAPPER =
@@ -45,7 +46,8 @@ public final class MigConfigParser {
           "mig-devices",
           "time-slicing",
           "mps",
-          "sharing");
+          "sharing",
+          "dynamic");
   private static final Set<String> REPLICAS_KEYS = Set.of("replicas");
   private static final Set<String> SHARING_KEYS = Set.of("time-slicing", "mps");
 
@@ -170,8 +172,9 @@ public final class MigConfigParser {
           "\"mig-enabled\" must be true or false, got " + YamlText.describe(migEnabledNode));
     }
     boolean migEnabled = migEnabledNode.booleanValue();
+    boolean dynamic = dynamic(fields, migEnabled, at);
     var migDevicesNode = fields.get("mig-devices");
-    if (migEnabled && (migDevicesNode == null || migDevicesNode.isNull())) {
+    if (migEnabled && !dynamic && (migDevicesNode == null || migDevicesNode.isNull())) {
       throw at.fail(
           "\"mig-enabled\" is true but \"mig-devices\" is "
               + (migDevicesNode == null ? "missing" : "empty")
@@ -202,7 +205,39 @@ public final class MigConfigParser {
         fields.containsKey("sharing")
             ? sharing(fields.get("sharing"), migDevices, at)
             : new LinkedHashMap<ProfileName, Sharing>();
-    return new MigConfigItem(devices, filters, migEnabled, migDevices, timeSlicing, mps, sharing);
+    return new MigConfigItem(
+        devices, filters, migEnabled, migDevices, timeSlicing, mps, sharing, dynamic);
+  }
+
+  /**
+   * migd's {@code dynamic} key (DRA mode): true needs {@code mig-enabled: true} and none of the
+   * keys that say what the GPU holds or how it is shared, since claims decide that.
+   */
+  private static boolean dynamic(Map<String, JsonNode> fields, boolean migEnabled, Where at) {
+    var node = fields.get("dynamic");
+    if (node == null) {
+      return false;
+    }
+    if (!node.isBoolean()) {
+      throw at.fail("\"dynamic\" must be true or false, got " + YamlText.describe(node));
+    }
+    if (!node.booleanValue()) {
+      return false;
+    }
+    if (!migEnabled) {
+      throw at.fail(
+          "\"dynamic\" is true but \"mig-enabled\" is false; a dynamic GPU has MIG enabled");
+    }
+    for (var key : List.of("mig-devices", "sharing", "time-slicing", "mps")) {
+      if (fields.containsKey(key)) {
+        throw at.fail(
+            "\"dynamic\" is true, so \""
+                + key
+                + "\" cannot be set: a dynamic GPU's instances are made when claims are prepared,"
+                + " and it is not shared");
+      }
+    }
+    return true;
   }
 
   private static LinkedHashMap<ProfileName, Sharing> sharing(

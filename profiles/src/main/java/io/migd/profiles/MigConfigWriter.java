@@ -54,7 +54,9 @@ public final class MigConfigWriter {
           .append('\n');
     }
     out.append("      mig-enabled: ").append(item.migEnabled()).append('\n');
-    if (item.migEnabled()) {
+    if (item.dynamic()) {
+      out.append("      dynamic: true\n");
+    } else if (item.migEnabled()) {
       if (item.migDevices().isEmpty()) {
         out.append("      mig-devices: {}\n");
       } else {

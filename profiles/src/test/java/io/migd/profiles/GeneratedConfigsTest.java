@@ -28,12 +28,13 @@ class GeneratedConfigsTest {
   }
 
   @Test
-  void namesAConfigForEveryProfileAfterTheThreeFixedOnes() {
+  void namesAConfigForEveryProfileAfterTheFourFixedOnes() {
     var profiles = new LinkedHashSet<String>();
     CATALOG
         .migModels()
         .forEach(m -> m.giProfiles().forEach(p -> profiles.add(p.name().toString())));
-    var expected = new ArrayList<>(List.of("all-disabled", "all-enabled", "all-balanced"));
+    var expected =
+        new ArrayList<>(List.of("all-disabled", "all-enabled", "all-balanced", "all-dynamic"));
     profiles.forEach(p -> expected.add("all-" + p.replace('+', '.')));
 
     assertThat(GENERATED.configNames()).containsExactlyElementsOf(expected);
@@ -47,6 +48,27 @@ class GeneratedConfigsTest {
         .containsExactly(MigConfigItem.of(new DeviceSelection.All(), false));
     assertThat(GENERATED.config("all-enabled").orElseThrow().items())
         .containsExactly(MigConfigItem.of(new DeviceSelection.All(), true));
+  }
+
+  @Test
+  void makesEveryMigModelDynamicWithOneItem() {
+    var items = GENERATED.config("all-dynamic").orElseThrow().items();
+
+    assertThat(items).hasSize(1);
+    var item = items.getFirst();
+    assertThat(item.dynamic()).isTrue();
+    assertThat(item.migEnabled()).isTrue();
+    assertThat(item.migDevices()).isEmpty();
+    assertThat(item.deviceFilters())
+        .containsExactlyElementsOf(
+            CATALOG.migModels().stream()
+                .map(m -> (DeviceFilter) new DeviceFilter.Device(m.pciDeviceId()))
+                .distinct()
+                .toList());
+    assertThat(CATALOG.models())
+        .filteredOn(m -> !m.migCapable())
+        .isNotEmpty()
+        .noneMatch(item::mayApplyTo);
   }
 
   @Test

@@ -336,7 +336,63 @@ class MigConfigParserTest {
                 "mig-enabled: true",
                 "mig-devices: {\"1g.5gb\": 7}",
                 "sharing: {\"1x.5gb\": {mps: {replicas: 2}}}"),
-            "item 0: \"sharing\": "));
+            "item 0: \"sharing\": "),
+        new Rejected(
+            "dynamic with MIG disabled",
+            item("devices: all", "mig-enabled: false", "dynamic: true"),
+            "item 0: \"dynamic\" is true but \"mig-enabled\" is false"),
+        new Rejected(
+            "dynamic with mig-devices",
+            item("devices: all", "mig-enabled: true", "dynamic: true", "mig-devices: {}"),
+            "item 0: \"dynamic\" is true, so \"mig-devices\" cannot be set"),
+        new Rejected(
+            "dynamic with sharing",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "dynamic: true",
+                "sharing: {\"1g.5gb\": {mps: {replicas: 2}}}"),
+            "item 0: \"dynamic\" is true, so \"sharing\" cannot be set"),
+        new Rejected(
+            "dynamic with time-slicing",
+            item(
+                "devices: all",
+                "mig-enabled: true",
+                "dynamic: true",
+                "time-slicing: {replicas: 2}"),
+            "item 0: \"dynamic\" is true, so \"time-slicing\" cannot be set"),
+        new Rejected(
+            "dynamic with mps",
+            item("devices: all", "mig-enabled: true", "dynamic: true", "mps: {replicas: 2}"),
+            "item 0: \"dynamic\" is true, so \"mps\" cannot be set"),
+        new Rejected(
+            "dynamic not a boolean",
+            item("devices: all", "mig-enabled: true", "dynamic: \"yes\""),
+            "item 0: \"dynamic\" must be true or false, got"));
+  }
+
+  @Test
+  void readsDynamicItemsWithoutMigDevices() {
+    var parsed =
+        MigConfigParser.parse(
+            file(
+                """
+                  dra:
+                    - devices: [0]
+                      mig-enabled: true
+                      dynamic: true
+                    - devices: [1]
+                      mig-enabled: true
+                      dynamic: false
+                      mig-devices: {"1g.5gb": 7}
+                """));
+
+    var items = parsed.config("dra").orElseThrow().items();
+    assertThat(items.get(0).dynamic()).isTrue();
+    assertThat(items.get(0).migEnabled()).isTrue();
+    assertThat(items.get(0).migDevices()).isEmpty();
+    assertThat(items.get(1).dynamic()).isFalse();
+    assertThat(items.get(1).migDeviceCount()).isEqualTo(7);
   }
 
   @Test

@@ -16,6 +16,10 @@ import java.util.Map;
  * @param mps MPS replicas of a GPU without MIG (not with {@code timeSlicing}), or null
  * @param sharing how the MIG slices of each profile named in {@code migDevices} are shared: {@code
  *     {"3g.20gb":{"mps":{"replicas":2}},"1g.5gb":{"timeSlicing":{"replicas":3}}}}, or null
+ * @param dynamic {@code true} for a dynamic GPU ({@code migd.kubelet.mode=dra} only): MIG enabled,
+ *     every profile published at every placement, instances made when claims are prepared; not with
+ *     {@code migDevices}, {@code timeSlicing}, {@code mps} or {@code sharing}. Null or false:
+ *     static
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record GpuLayout(
@@ -24,7 +28,19 @@ public record GpuLayout(
     Map<String, Integer> migDevices,
     TimeSlicing timeSlicing,
     Mps mps,
-    Map<String, SliceSharing> sharing) {
+    Map<String, SliceSharing> sharing,
+    Boolean dynamic) {
+
+  /** A static layout (no {@code dynamic}). */
+  public GpuLayout(
+      Integer gpu,
+      Boolean migEnabled,
+      Map<String, Integer> migDevices,
+      TimeSlicing timeSlicing,
+      Mps mps,
+      Map<String, SliceSharing> sharing) {
+    this(gpu, migEnabled, migDevices, timeSlicing, mps, sharing, null);
+  }
 
   /** A layout without MPS or sharing of slices. */
   public GpuLayout(

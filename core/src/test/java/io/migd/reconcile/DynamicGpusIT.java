@@ -1,0 +1,390 @@
+package io.migd.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.migd.claims.ClaimedDevice;
+import io.migd.claims.ClaimedDevices;
+import io.migd.execute.ProgressListener;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.LiveGpuInstance;
+import io.migd.layout.ObservedGpu;
+import io.migd.nvml.MigMode;
+import io.migd.plan.Decision;
+import io.migd.profiles.GeneratedConfigs;
+import io.migd.profiles.MigConfig;
+import io.migd.profiles.MigConfigFile;
+import io.migd.profiles.MigConfigParser;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Static and dynamic GPUs in DRA mode (DESIGN section 12) on simulated GPUs, through the real FFM
+ * path: the loop leaves a dynamic GPU's instances to the claims, enables MIG only on Ampere, keeps
+ * static devices that claims hold, and holds a GPU turning static until its claims are gone.
+ */
+class DynamicGpusIT {
+  private static final GpuIndex GPU0 = new GpuIndex(0);
+  private static final GpuIndex GPU1 = new GpuIndex(1);
+  private static MigConfigFile configs;
+  private static SimulatedNode node;
+
+  private final List<ClaimedDevice> claimed = new CopyOnWriteArrayList<>();
+  private final ClaimedDevices claims = () -> List.copyOf(claimed);
+  private final List<List<String>> guardAsked = new CopyOnWriteArrayList<>();
+  private final List<String> guardAnswers = new CopyOnWriteArrayList<>();
+  private final List<GpuIndex> resets = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void start() {
+    var all =
+        new ArrayList<MigConfig>(
+            GeneratedConfigs.forModels(SimulatedNode.CATALOG.models()).configs());
+    all.addAll(
+        MigConfigParser.parse(
+                """
+                version: v1
+                mig-configs:
+                  time-sliced:
+                    - devices: all
+                      mig-enabled: false
+                      time-slicing: {replicas: 2}
+                  shared-slices:
+                    - devices: all
+                      mig-enabled: true
+                      mig-devices: {"1g.5gb": 7}
+                      sharing: {"1g.5gb": {mps: {replicas: 2}}}
+                  seven-small:
+                    - devices: all
+                      mig-enabled: true
+                      mig-devices: {"1g.5gb": 7}
+                """)
+            .configs());
+    configs = MigConfigFile.of(all);
+    node = SimulatedNode.start("A100-SXM4-40GB");
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+  }
+
+  @BeforeEach
+  void clear() {
+    claimed.clear();
+    guardAsked.clear();
+    guardAnswers.clear();
+    resets.clear();
+  }
+
+  private static Desired config(String name) {
+    return Desired.config(Desired.Source.FILE, name, 1);
+  }
+
+  private Reconciler devicePlugin() {
+    return node.reconciler(configs, RebootPolicy.DISABLED, ProgressListener.NONE, this::reset);
+  }
+
+  private Reconciler dra() {
+    StaticDeviceGuard guard =
+        names -> {
+          guardAsked.add(names);
+          return List.copyOf(guardAnswers);
+        };
+    return devicePlugin().withOwnership(DeviceOwnership.dra(claims, guard));
+  }
+
+  /** Resets as nvidia-smi would, once persistenced (pid 99, NVML does not list it) let go. */
+  private GpuReset.Result reset(ObservedGpu gpu) {
+    resets.add(gpu.index());
+    node.sim.control("detach", "--pid", "99");
+    var result = node.sim.resetGpu(gpu.index().value());
+    return GpuReset.Result.of(result.succeeded(), result.output());
+  }
+
+  private static ObservedGpu gpu(int index) {
+    return node.observe().gpus().get(index);
+  }
+
+  private static ClaimedDevice claimOf(String name, ObservedGpu gpu, LiveGpuInstance gi) {
+    var ci = gi.computeInstances().getFirst();
+    return new ClaimedDevice(
+        "uid-" + name,
+        "default",
+        name,
+        "gpu-" + gpu.minor() + "-mig-" + gi.profile(),
+        gpu.index(),
+        gpu.uuid(),
+        gi.id(),
+        ci.id(),
+        gi.placement().start(),
+        gi.placement().size(),
+        ci.uuid(),
+        true);
+  }
+
+  @Test
+  void dynamicIsInfeasibleInDevicePluginModeAndSharingInDraMode() {
+    node.reset("A100-SXM4-40GB,T4");
+
+    Outcome dynamic = devicePlugin().reconcile(config("all-dynamic"));
+    assertThat(dynamic.results().get(GPU0)).isInstanceOf(GpuResult.Infeasible.class);
+    assertThat(dynamic.results().get(GPU0).reason())
+        .isEqualTo(
+            "GPU 0: dynamic needs migd.kubelet.mode=dra (the device plugin cannot make instances"
+                + " when pods are scheduled)");
+    assertThat(dynamic.results().get(GPU1).state()).isEqualTo(GpuResult.State.UNMANAGED);
+    assertThat(gpu(0).migMode().current()).isFalse();
+
+    Reconciler dra = dra();
+    Outcome timeSliced = dra.reconcile(config("time-sliced"));
+    assertThat(timeSliced.results().values())
+        .allSatisfy(
+            r -> {
+              assertThat(r).isInstanceOf(GpuResult.Infeasible.class);
+              assertThat(r.reason()).contains("sharing is not available in dra mode");
+            });
+    Outcome slices = dra.reconcile(config("shared-slices"));
+    assertThat(slices.results().get(GPU0).reason())
+        .isEqualTo(
+            "GPU 0: sharing is not available in dra mode (time-slicing, mps and sharing need"
+                + " migd.kubelet.mode=device-plugin)");
+    assertThat(gpu(0).gpuInstances()).isEmpty();
+  }
+
+  @Test
+  void aGpuWithoutMigIsTheWholeGpuUnsharedInDraModeWhereTheDevicePluginTimeSlicesIt() {
+    node.reset("T4");
+
+    Outcome dra = dra().reconcile(config("seven-small"));
+    assertThat(dra.succeeded()).as(dra.reason()).isTrue();
+    assertThat(dra.targets().get(GPU0).replicas()).isEqualTo(1);
+    assertThat(dra.dynamic(GPU0)).isFalse();
+
+    Outcome plugin = devicePlugin().reconcile(config("seven-small"));
+    assertThat(plugin.targets().get(GPU0).replicas()).isEqualTo(7);
+  }
+
+  @Test
+  void ampereDynamicGpuGetsMigEnabledThroughTheResetPath() {
+    node.reset("A100-SXM4-40GB,T4");
+    node.sim.require("attach", "--gpu", "0", "--holder", "--pid", "99", "--name", "persistenced");
+
+    Outcome outcome = dra().reconcile(config("all-dynamic"));
+
+    assertThat(outcome.succeeded()).as(outcome.reason()).isTrue();
+    assertThat(outcome.gpus().get(GPU0).decision()).isInstanceOf(Decision.Change.class);
+    assertThat(resets).containsExactly(GPU0);
+    assertThat(gpu(0).migMode().current()).isTrue();
+    assertThat(gpu(0).gpuInstances()).isEmpty();
+    assertThat(outcome.dynamic(GPU0)).isTrue();
+    assertThat(outcome.dynamic(GPU1)).as("a T4 stays static").isFalse();
+    assertThat(outcome.gpus().get(GPU0).turningStatic()).isFalse();
+  }
+
+  @Test
+  void ampereDynamicGpuInUseWaitsForMigNamingTheProcess() {
+    node.reset("A100-SXM4-40GB");
+    node.sim.require("attach", "--gpu", "0", "--pid", "555", "--mem", "100", "--name", "jupyter");
+
+    Outcome outcome = dra().reconcile(config("all-dynamic"));
+
+    assertThat(outcome.results().get(GPU0)).isInstanceOf(GpuResult.Blocked.class);
+    assertThat(outcome.reason()).contains("process 555 (jupyter)").contains("MIG enabled");
+    assertThat(resets).isEmpty();
+    assertThat(gpu(0).migMode().current()).isFalse();
+  }
+
+  @Test
+  void hopperDynamicGpuKeepsItsMigModeForTheClaims() {
+    node.reset("H100-SXM5-80GB");
+
+    Outcome off = dra().reconcile(config("all-dynamic"));
+
+    assertThat(off.results().get(GPU0)).isInstanceOf(GpuResult.InSync.class);
+    assertThat(off.dynamic(GPU0)).isTrue();
+    assertThat(gpu(0).migMode()).isEqualTo(new MigMode(false, false));
+    assertThat(resets).isEmpty();
+
+    assertThat(devicePlugin().reconcile(config("all-enabled")).succeeded()).isTrue();
+    Outcome on = dra().reconcile(config("all-dynamic"));
+    assertThat(on.results().get(GPU0)).isInstanceOf(GpuResult.InSync.class);
+    assertThat(gpu(0).migMode().current()).isTrue();
+  }
+
+  @Test
+  void theLoopLeavesADynamicGpusClaimedAndIdleInstancesAlone() {
+    node.reset("H100-SXM5-80GB,A100-SXM4-40GB");
+    assertThat(devicePlugin().reconcile(config("all-balanced")).succeeded()).isTrue();
+    var before = node.observe();
+    var h100 = before.gpus().get(0);
+    claimed.add(claimOf("train", h100, h100.gpuInstances().getFirst()));
+    var a100 = before.gpus().get(1);
+    claimed.add(claimOf("infer", a100, a100.gpuInstances().getLast()));
+
+    Outcome outcome = dra().reconcile(config("all-dynamic"));
+
+    assertThat(outcome.succeeded()).as(outcome.reason()).isTrue();
+    assertThat(outcome.results().values()).allMatch(r -> r instanceof GpuResult.InSync);
+    assertThat(node.observe()).isEqualTo(before);
+  }
+
+  @Test
+  void anInstanceNoClaimOwnsThatAProcessUsesBlocksTheDynamicGpuAndStays() {
+    node.reset("H100-SXM5-80GB");
+    assertThat(devicePlugin().reconcile(config("all-balanced")).succeeded()).isTrue();
+    var gi = gpu(0).gpuInstances().getFirst();
+    node.sim.require(
+        "attach",
+        "--gpu",
+        "0",
+        "--gi",
+        String.valueOf(gi.id()),
+        "--ci",
+        "0",
+        "--pid",
+        "77",
+        "--mem",
+        "10",
+        "--name",
+        "stray");
+    var before = node.observe();
+
+    Outcome outcome = dra().reconcile(config("all-dynamic"));
+
+    GpuResult result = outcome.results().get(GPU0);
+    assertThat(result).isInstanceOf(GpuResult.Blocked.class);
+    assertThat(((GpuResult.Blocked) result).holders()).containsExactly("process 77 (stray)");
+    assertThat(result.reason()).contains("no claim owns it");
+    assertThat(node.observe().gpus().getFirst().gpuInstances())
+        .isEqualTo(before.gpus().getFirst().gpuInstances());
+  }
+
+  @Test
+  void aClaimWhoseInstanceIsGoneBlocksTheDynamicGpuNamingTheClaim() {
+    node.reset("H100-SXM5-80GB");
+    assertThat(devicePlugin().reconcile(config("all-enabled")).succeeded()).isTrue();
+    var h100 = gpu(0);
+    claimed.add(
+        new ClaimedDevice(
+            "uid-lost",
+            "ml",
+            "lost",
+            "gpu-0-mig-1g10gb-19-0",
+            GPU0,
+            h100.uuid(),
+            9,
+            0,
+            0,
+            1,
+            "MIG-gone",
+            true));
+
+    Outcome outcome = dra().reconcile(config("all-dynamic"));
+
+    GpuResult result = outcome.results().get(GPU0);
+    assertThat(result).isInstanceOf(GpuResult.Blocked.class);
+    assertThat(((GpuResult.Blocked) result).holders()).containsExactly("claim ml/lost");
+    assertThat(result.reason()).contains("NVML does not show");
+  }
+
+  @Test
+  void aStaticDeviceAClaimIsAllocatedBlocksThePlanThatRemovesIt() {
+    node.reset("A100-SXM4-40GB");
+    Reconciler dra = dra();
+    assertThat(dra.reconcile(config("all-1g.5gb")).succeeded()).isTrue();
+    assertThat(guardAsked).containsExactly(List.of("gpu-0"));
+    var before = node.observe();
+    guardAsked.clear();
+    guardAnswers.add("default/train");
+
+    Outcome outcome = dra.reconcile(config("all-7g.40gb"));
+
+    GpuResult result = outcome.results().get(GPU0);
+    assertThat(result).isInstanceOf(GpuResult.Blocked.class);
+    assertThat(((GpuResult.Blocked) result).holders()).containsExactly("claim default/train");
+    assertThat(result.reason()).contains("claim default/train").contains("gpu-0-mig-1g5gb-19-0");
+    assertThat(guardAsked).hasSize(1);
+    assertThat(guardAsked.getFirst())
+        .containsExactlyInAnyOrder(
+            "gpu-0-mig-1g5gb-19-0",
+            "gpu-0-mig-1g5gb-19-1",
+            "gpu-0-mig-1g5gb-19-2",
+            "gpu-0-mig-1g5gb-19-3",
+            "gpu-0-mig-1g5gb-19-4",
+            "gpu-0-mig-1g5gb-19-5",
+            "gpu-0-mig-1g5gb-19-6");
+    assertThat(node.observe()).isEqualTo(before);
+
+    guardAnswers.clear();
+    assertThat(dra.reconcile(config("all-7g.40gb")).succeeded()).isTrue();
+  }
+
+  @Test
+  void aPreparedClaimHoldsItsStaticSliceInDraMode() {
+    node.reset("A100-SXM4-40GB");
+    Reconciler dra = dra();
+    assertThat(dra.reconcile(config("all-1g.5gb")).succeeded()).isTrue();
+    var a100 = gpu(0);
+    claimed.add(claimOf("train", a100, a100.gpuInstances().get(2)));
+
+    Outcome outcome = dra.reconcile(config("all-7g.40gb"));
+
+    assertThat(outcome.results().get(GPU0)).isInstanceOf(GpuResult.Blocked.class);
+    assertThat(((GpuResult.Blocked) outcome.results().get(GPU0)).holders())
+        .containsExactly("claim default/train");
+    assertThat(gpu(0).gpuInstances()).hasSize(7);
+  }
+
+  @Test
+  void aGpuTurningStaticStaysBlockedWhileAClaimIsPreparedOnIt() {
+    node.reset("H100-SXM5-80GB");
+    assertThat(devicePlugin().reconcile(config("all-1g.10gb")).succeeded()).isTrue();
+    var h100 = gpu(0);
+    claimed.add(claimOf("train", h100, h100.gpuInstances().get(3)));
+    Reconciler dra = dra();
+    assertThat(dra.reconcile(config("all-dynamic")).succeeded()).isTrue();
+    var before = node.observe();
+
+    Outcome switching = dra.reconcile(config("all-1g.10gb"));
+
+    var entry = switching.gpus().get(GPU0);
+    assertThat(entry.result()).isInstanceOf(GpuResult.Blocked.class);
+    assertThat(entry.decision()).isInstanceOf(Decision.Blocked.class);
+    assertThat(((GpuResult.Blocked) entry.result()).holders())
+        .containsExactly("claim default/train");
+    assertThat(entry.result().reason()).contains("turns from dynamic to static");
+    assertThat(entry.turningStatic()).isTrue();
+    assertThat(entry.dynamic()).isFalse();
+    assertThat(dra.plan(config("all-1g.10gb")).get(GPU0))
+        .as("a dry run decides as the loop does")
+        .isInstanceOf(Decision.Blocked.class);
+    assertThat(node.observe()).isEqualTo(before);
+
+    claimed.clear();
+    Outcome released = dra.reconcile(config("all-1g.10gb"));
+    assertThat(released.succeeded()).as(released.reason()).isTrue();
+    assertThat(released.gpus().get(GPU0).turningStatic()).isFalse();
+  }
+
+  @Test
+  void aGpuTurningDynamicKeepsEveryPreparedClaimsInstance() {
+    node.reset("H100-SXM5-80GB");
+    Reconciler dra = dra();
+    assertThat(dra.reconcile(config("all-balanced")).succeeded()).isTrue();
+    var h100 = gpu(0);
+    claimed.add(claimOf("a", h100, h100.gpuInstances().get(0)));
+    claimed.add(claimOf("b", h100, h100.gpuInstances().get(2)));
+    var before = node.observe();
+
+    Outcome outcome = dra.reconcile(config("all-dynamic"));
+
+    assertThat(outcome.results().get(GPU0)).isInstanceOf(GpuResult.InSync.class);
+    assertThat(outcome.dynamic(GPU0)).isTrue();
+    assertThat(node.observe()).isEqualTo(before);
+  }
+}
