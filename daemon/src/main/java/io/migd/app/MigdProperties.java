@@ -1,6 +1,7 @@
 package io.migd.app;
 
 import io.migd.devices.MigStrategy;
+import io.migd.reconcile.KubeletMode;
 import io.migd.reconcile.ReconcileSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -152,12 +153,6 @@ public record MigdProperties(
       @DefaultValue("/var/lib/kubelet/pod-resources/kubelet.sock") Path podResourcesSocket,
       @DefaultValue("5m") Duration allocationGrace,
       @DefaultValue("false") boolean requirePodResources) {}
-
-  /** The values of {@code migd.kubelet.mode}. */
-  public enum KubeletMode {
-    DEVICE_PLUGIN,
-    DRA
-  }
 
   /**
    * @param driverName the DRA driver's name; NVIDIA's by default, so claims and DeviceClasses

@@ -1,6 +1,6 @@
 package io.migd.app;
 
-import io.migd.app.MigdProperties.KubeletMode;
+import io.migd.reconcile.KubeletMode;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;

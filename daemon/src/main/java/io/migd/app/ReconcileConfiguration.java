@@ -13,6 +13,7 @@ import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigWriter;
 import io.migd.reconcile.Desired;
+import io.migd.reconcile.DeviceOwnership;
 import io.migd.reconcile.GpuReset;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
@@ -152,7 +153,8 @@ class ReconcileConfiguration {
       Optional<KubeletSurface> kubeletSurface,
       Surfaces surfaces,
       ReconcileMetrics metrics,
-      NodeObserver observer) {
+      NodeObserver observer,
+      Optional<DeviceOwnership> draOwnership) {
     GpuReset reset = kubeletSurface.map(k -> k.watching(session.reset())).orElse(session.reset());
     return Reconciler.overConcurrent(
             observer,
@@ -163,7 +165,8 @@ class ReconcileConfiguration {
             surfaces.progress(),
             metrics.timing(reset),
             metrics.timing(new CommandReboot(properties)))
-        .withParallelism(properties.reconcile().parallelism());
+        .withParallelism(properties.reconcile().parallelism())
+        .withOwnership(draOwnership.orElse(DeviceOwnership.DEVICE_PLUGIN));
   }
 
   /**
