@@ -80,18 +80,7 @@ class CheckpointRecoveryIT {
   void anUnownedInstanceIsDestroyedWhenIdleAndKeptAndReportedWhenAProcessUsesIt() {
     LiveGpuInstance idle = rig.idleInstance(0, "1g.5gb", 0);
     LiveGpuInstance busy = rig.idleInstance(0, "1g.5gb", 1);
-    rig.sim.require(
-        "attach",
-        "--gpu",
-        "0",
-        "--gi",
-        Integer.toString(busy.id()),
-        "--pid",
-        "99",
-        "--mem",
-        "10",
-        "--name",
-        "stray");
+    rig.attachProcess(0, busy.id(), 99, "stray");
 
     var found = rig.restart();
 

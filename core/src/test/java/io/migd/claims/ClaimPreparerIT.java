@@ -112,18 +112,7 @@ class ClaimPreparerIT {
   @Test
   void neverDestroysAnInstanceAProcessUses() {
     LiveGpuInstance busy = rig.idleInstance(0, "2g.10gb", 0);
-    rig.sim.require(
-        "attach",
-        "--gpu",
-        "0",
-        "--gi",
-        Integer.toString(busy.id()),
-        "--pid",
-        "4242",
-        "--mem",
-        "100",
-        "--name",
-        "trainer");
+    rig.attachProcess(0, busy.id(), 4242, "trainer");
 
     String error = failure(rig.prepare(rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 1))));
 
@@ -137,18 +126,7 @@ class ClaimPreparerIT {
     var claim = rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 5));
     prepared(rig.prepare(claim));
     LiveGpuInstance mine = rig.instances(0).getFirst();
-    rig.sim.require(
-        "attach",
-        "--gpu",
-        "0",
-        "--gi",
-        Integer.toString(mine.id()),
-        "--pid",
-        "77",
-        "--mem",
-        "10",
-        "--name",
-        "worker");
+    rig.attachProcess(0, mine.id(), 77, "worker");
 
     var refused = rig.unprepare(claim);
 

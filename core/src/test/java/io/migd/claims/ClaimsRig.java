@@ -224,6 +224,22 @@ final class ClaimsRig implements AutoCloseable {
     return observer.observe(new GpuIndex(gpu)).gpuInstances();
   }
 
+  /** A compute process in a GPU instance, as {@code nvml-sim attach} makes it. */
+  void attachProcess(int gpu, int gpuInstanceId, int pid, String name) {
+    sim.require(
+        "attach",
+        "--gpu",
+        Integer.toString(gpu),
+        "--gi",
+        Integer.toString(gpuInstanceId),
+        "--pid",
+        Integer.toString(pid),
+        "--mem",
+        "10",
+        "--name",
+        name);
+  }
+
   boolean migEnabled(int gpu) {
     return nvml.migMode(nvml.deviceByIndex(gpu)).current();
   }
