@@ -13,8 +13,10 @@ import io.migd.profiles.GpuModelCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -37,6 +39,9 @@ public final class ClaimPreparer implements AutoCloseable {
   private final ClaimCheckpoint checkpoint;
   private final ClaimSettings settings;
   private final GpuLanes lanes = new GpuLanes();
+
+  /** Claims a call is working on: the kubelet may repeat a call before the first one ends. */
+  private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
   /**
    * A preparer over one NVML session. {@code pool} is the pool as published now; {@code reconciled}
@@ -64,12 +69,26 @@ public final class ClaimPreparer implements AutoCloseable {
 
   /** Prepares the claims; returns when each has its answer, in the order given. */
   public List<PrepareAnswer> prepare(List<ClaimKey> claims) {
-    return each(claims, this::prepareOne);
+    return each(claims, key -> alone(key, this::prepareOne, PrepareAnswer.Failed::new));
   }
 
   /** Unprepares the claims; an unknown claim is unprepared. */
   public List<UnprepareAnswer> unprepare(List<ClaimKey> claims) {
-    return each(claims, this::unprepareOne);
+    return each(claims, key -> alone(key, this::unprepareOne, UnprepareAnswer.Failed::new));
+  }
+
+  /** Runs {@code work} unless another call works on the claim; then a retryable error. */
+  private <A> A alone(
+      ClaimKey key, Function<ClaimKey, A> work, BiFunction<ClaimKey, String, A> busy) {
+    if (!inFlight.add(key.uid())) {
+      return busy.apply(
+          key, "claim " + key.label() + " is being prepared or unprepared by another call");
+    }
+    try {
+      return work.apply(key);
+    } finally {
+      inFlight.remove(key.uid());
+    }
   }
 
   /**

@@ -6,7 +6,6 @@ import io.migd.layout.NodeObserver;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.InstancePlacement;
 import io.migd.nvml.Nvml;
-import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
 import io.migd.nvml.ffm.NvmlLibrary;
 import io.migd.pool.DeviceOrigin;
@@ -49,11 +48,16 @@ final class ClaimsRig implements AutoCloseable {
   final FileCdi cdi;
   final Set<GpuIndex> unreconciled = ConcurrentHashMap.newKeySet();
   final List<PoolDevice> extra = new CopyOnWriteArrayList<>();
+
+  /** Every NVML function this process called, in order. */
+  final List<String> calls;
+
   Duration reclaimAfter = Duration.ZERO;
   ClaimPreparer preparer;
 
-  private ClaimsRig(Path dir, SimulatedNvml sim, Nvml nvml) {
+  private ClaimsRig(Path dir, SimulatedNvml sim, Nvml nvml, List<String> calls) {
     this.dir = dir;
+    this.calls = calls;
     this.sim = sim;
     this.nvml = nvml;
     this.observer = new NodeObserver(nvml, CATALOG);
@@ -79,8 +83,12 @@ final class ClaimsRig implements AutoCloseable {
     if (models != null) {
       sim.init(models);
     }
-    Nvml nvml = FfmNvml.open(NvmlLibrary.load(sim.libraryPath().toString()), NvmlCallObserver.NONE);
-    return new ClaimsRig(dir, sim, nvml);
+    List<String> calls = new CopyOnWriteArrayList<>();
+    Nvml nvml =
+        FfmNvml.open(
+            NvmlLibrary.load(sim.libraryPath().toString()),
+            (function, result) -> calls.add(function));
+    return new ClaimsRig(dir, sim, nvml, calls);
   }
 
   void writeBootId(String bootId) {
