@@ -108,19 +108,54 @@ class ClaimKillIT {
                                 s.name() + ": " + call + "=KILL", () -> killAndRecover(s, call))));
   }
 
+  /**
+   * The matrix is complete: run in this process without a fault, each operation makes exactly the
+   * state-changing calls its scenario kills after.
+   */
+  @TestFactory
+  Stream<DynamicTest> eachScenarioListsEveryStateChangingCallItMakes() {
+    return SCENARIOS.stream().map(s -> dynamicTest(s.name(), () -> countCalls(s)));
+  }
+
+  private void countCalls(Scenario s) throws Exception {
+    Path dir = Files.createDirectories(root.resolve("count-" + SCENARIOS.indexOf(s)));
+    try (var rig = ClaimsRig.start(dir, MODELS)) {
+      String device = setUp(rig, s);
+      rig.calls.clear();
+      var claim = rig.allocate(s.uid(), device);
+      Object answer = s.operation().equals("prepare") ? rig.prepare(claim) : rig.unprepare(claim);
+      assertThat(answer.toString()).doesNotContain("Failed");
+      assertThat(rig.calls.stream().filter(STATE_CHANGING::contains).toList())
+          .as("state-changing calls of %s", s.name())
+          .containsExactlyInAnyOrderElementsOf(
+              s.calls().stream().map(c -> c.substring(0, c.indexOf('@'))).toList());
+    }
+  }
+
+  private static final List<String> STATE_CHANGING =
+      List.of(
+          "nvmlDeviceSetMigMode",
+          "nvmlDeviceCreateGpuInstanceWithPlacement",
+          "nvmlGpuInstanceCreateComputeInstanceWithPlacement",
+          "nvmlComputeInstanceDestroy",
+          "nvmlGpuInstanceDestroy");
+
+  /** The common start (a keeper claim, an idle instance), then the scenario's; its device. */
+  private static String setUp(ClaimsRig rig, Scenario s) {
+    rig.enableMig(0);
+    var keeper = rig.allocate("keeper", rig.deviceAt(0, "1g.5gb", 6));
+    assertThat(rig.prepare(keeper)).isInstanceOf(PrepareAnswer.Prepared.class);
+    rig.idleInstance(0, "2g.10gb", 0);
+    s.setup().accept(rig);
+    return s.profile() == null ? "gpu-" + s.gpu() : rig.deviceAt(s.gpu(), s.profile(), s.start());
+  }
+
   private void killAndRecover(Scenario s, String call) throws Exception {
     Path dir =
-        Files.createDirectories(
-            root.resolve(s.operation() + "-" + s.uid() + "-" + call.replace('#', '-')));
+        Files.createDirectories(root.resolve(SCENARIOS.indexOf(s) + "-" + call.replace('#', '-')));
     try (var rig = ClaimsRig.start(dir, MODELS)) {
-      rig.enableMig(0);
-      var keeper = rig.allocate("keeper", rig.deviceAt(0, "1g.5gb", 6));
-      assertThat(rig.prepare(keeper)).isInstanceOf(PrepareAnswer.Prepared.class);
+      String device = setUp(rig, s);
       String keeperUuid = migUuidAt(rig, 0, 6);
-      rig.idleInstance(0, "2g.10gb", 0);
-      s.setup().accept(rig);
-      String device =
-          s.profile() == null ? "gpu-" + s.gpu() : rig.deviceAt(s.gpu(), s.profile(), s.start());
 
       int status = ClaimKillProbe.run(dir, call + "=KILL", s.operation(), s.uid(), device);
       assertThat(status).as(ClaimKillProbe.log(dir)).isEqualTo(ClaimKillProbe.KILLED);
