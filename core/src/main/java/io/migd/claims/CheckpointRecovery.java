@@ -37,7 +37,7 @@ final class CheckpointRecovery {
     var found = new ArrayList<RecoveryFinding>();
     switch (checkpoint.loaded()) {
       case ClaimCheckpoint.Loaded.Empty() -> {}
-      case ClaimCheckpoint.Loaded.Read(var claims) -> {}
+      case ClaimCheckpoint.Loaded.Read _ -> {}
       case ClaimCheckpoint.Loaded.OtherBoot(var previous) ->
           found.add(
               new RecoveryFinding.CheckpointDropped(

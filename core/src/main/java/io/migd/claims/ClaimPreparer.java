@@ -144,9 +144,10 @@ public final class ClaimPreparer implements AutoCloseable {
       checkpoint.put(new CheckpointClaim(key, false, devices));
       var done = new ArrayList<Device>();
       var cdiDevices = new ArrayList<CdiDevice>();
+      int handled = 0;
       try {
-        for (int i = 0; i < wanted.size(); i++) {
-          Device made = make(key, wanted.get(i), devices.get(i));
+        for (; handled < wanted.size(); handled++) {
+          Device made = make(key, wanted.get(handled), devices.get(handled));
           if (made != null) {
             done.add(made);
             cdiDevices.add(
@@ -160,7 +161,8 @@ public final class ClaimPreparer implements AutoCloseable {
           }
         }
       } finally {
-        if (done.size() < wanted.size()) {
+        if (handled < wanted.size()) {
+          // what was made stays the claim's (started) until the kubelet's retry or unprepare
           checkpoint.put(new CheckpointClaim(key, false, merged(devices, done)));
         }
       }
@@ -183,7 +185,7 @@ public final class ClaimPreparer implements AutoCloseable {
   private static Device planned(Wanted w) {
     Kind kind = w.adminAccess() ? Kind.ADMIN_ACCESS : Kind.STATIC;
     return switch (w.origin()) {
-      case WholeGpu(var gpu, var uuid, var dynamic) ->
+      case WholeGpu(var gpu, var uuid, var _) ->
           new Device(
               w.device().name(),
               kind,
