@@ -1,0 +1,166 @@
+package io.migd.claims;
+
+import io.migd.claims.ClaimSource.ClaimReadException;
+import io.migd.layout.GpuIndex;
+import io.migd.pool.DeviceOrigin;
+import io.migd.pool.PoolContent;
+import io.migd.pool.PoolDevice;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Reads a claim from the API server and checks it before anything is touched: the UID, an
+ * allocation, only migd's driver's results, none from another pool, no opaque config for migd,
+ * every device in the published pool, and every GPU reconciled.
+ */
+final class ClaimReading {
+  /**
+   * A device the claim is to get.
+   *
+   * @param requestNames the requests it serves (a device allocated to two requests serves both)
+   * @param adminAccess whether only admin access was asked: nothing is created or owned
+   */
+  record Wanted(PoolDevice device, List<String> requestNames, boolean adminAccess) {
+    Wanted {
+      Objects.requireNonNull(device);
+      requestNames = List.copyOf(requestNames);
+    }
+
+    DeviceOrigin origin() {
+      return device.origin();
+    }
+  }
+
+  private final ClaimSource source;
+  private final Supplier<PoolContent> pool;
+  private final Predicate<GpuIndex> reconciled;
+  private final ClaimSettings settings;
+
+  ClaimReading(
+      ClaimSource source,
+      Supplier<PoolContent> pool,
+      Predicate<GpuIndex> reconciled,
+      ClaimSettings settings) {
+    this.source = source;
+    this.pool = pool;
+    this.reconciled = reconciled;
+    this.settings = settings;
+  }
+
+  /** The claim's devices of migd's driver, in allocation order; a sentence when it cannot be. */
+  List<Wanted> devices(ClaimKey key) {
+    AllocatedClaim claim = read(key);
+    if (!claim.allocated()) {
+      throw new ClaimFailure("claim " + key.label() + " is not allocated");
+    }
+    if (claim.opaqueConfigDrivers().contains(settings.driver())) {
+      throw new ClaimFailure(
+          "claim "
+              + key.label()
+              + " has opaque configuration for driver "
+              + settings.driver()
+              + ", which migd does not apply");
+    }
+    PoolContent published = pool.get();
+    var wanted = new LinkedHashMap<String, Wanted>();
+    for (AllocatedClaim.Result result : claim.results()) {
+      if (!result.driver().equals(settings.driver())) {
+        continue;
+      }
+      if (!result.pool().equals(settings.pool())) {
+        throw new ClaimFailure(
+            "device "
+                + result.device()
+                + " of request "
+                + result.request()
+                + " is in pool "
+                + result.pool()
+                + ", not this node's pool "
+                + settings.pool());
+      }
+      PoolDevice device =
+          published
+              .device(result.device())
+              .orElseThrow(
+                  () ->
+                      new ClaimFailure(
+                          "device "
+                              + result.device()
+                              + " is not in pool "
+                              + settings.pool()
+                              + " (not published now)"));
+      GpuIndex gpu = device.origin().gpu();
+      if (!reconciled.test(gpu)) {
+        throw new ClaimFailure("GPU " + gpu + " not reconciled yet");
+      }
+      wanted.merge(
+          device.name(),
+          new Wanted(device, List.of(result.requestName()), result.adminAccess()),
+          (a, b) -> {
+            var names = new ArrayList<>(a.requestNames());
+            if (!names.contains(result.requestName())) {
+              names.add(result.requestName());
+            }
+            return new Wanted(a.device(), names, a.adminAccess() && b.adminAccess());
+          });
+    }
+    return List.copyOf(wanted.values());
+  }
+
+  /**
+   * Whether the claim is gone from the API server or no longer allocated from this pool (the
+   * periodic claim check unprepares it); empty when the API server cannot be asked.
+   */
+  Optional<String> stale(ClaimKey key) {
+    Optional<AllocatedClaim> now;
+    try {
+      now = source.get(key.namespace(), key.name());
+    } catch (ClaimReadException e) {
+      return Optional.empty();
+    }
+    if (now.isEmpty()) {
+      return Optional.of("claim " + key.label() + " is gone");
+    }
+    AllocatedClaim claim = now.get();
+    if (!claim.uid().equals(key.uid())) {
+      return Optional.of("claim " + key.label() + " was re-created as uid " + claim.uid());
+    }
+    boolean ours =
+        claim.allocated()
+            && claim.results().stream()
+                .anyMatch(
+                    r -> r.driver().equals(settings.driver()) && r.pool().equals(settings.pool()));
+    return ours
+        ? Optional.empty()
+        : Optional.of("claim " + key.label() + " is no longer allocated from this pool");
+  }
+
+  private AllocatedClaim read(ClaimKey key) {
+    Optional<AllocatedClaim> found;
+    try {
+      found = source.get(key.namespace(), key.name());
+    } catch (ClaimReadException e) {
+      throw new ClaimFailure("reading claim " + key.label() + ": " + e.getMessage(), e);
+    }
+    AllocatedClaim claim =
+        found.orElseThrow(() -> new ClaimFailure("claim " + key.label() + " does not exist"));
+    if (!claim.uid().equals(key.uid())) {
+      throw new ClaimFailure(
+          "claim "
+              + key.namespace()
+              + "/"
+              + key.name()
+              + " has uid "
+              + claim.uid()
+              + ", not "
+              + key.uid()
+              + " (it was deleted and created again)");
+    }
+    return claim;
+  }
+}

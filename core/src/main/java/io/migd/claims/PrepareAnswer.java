@@ -1,0 +1,28 @@
+package io.migd.claims;
+
+import java.util.List;
+import java.util.Objects;
+
+/** What became of one claim of a prepare call. */
+public sealed interface PrepareAnswer {
+  /** The claim answered. */
+  ClaimKey claim();
+
+  /** The claim's devices are ready (none when no result of the claim is migd's). */
+  record Prepared(ClaimKey claim, List<AnsweredDevice> devices) implements PrepareAnswer {
+    /** Copies the list. */
+    public Prepared {
+      Objects.requireNonNull(claim);
+      devices = List.copyOf(devices);
+    }
+  }
+
+  /** The claim is not prepared; {@code error} names the device and the reason. */
+  record Failed(ClaimKey claim, String error) implements PrepareAnswer {
+    /** Checks every part is there. */
+    public Failed {
+      Objects.requireNonNull(claim);
+      Objects.requireNonNull(error);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package io.migd.claims;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A child JVM that prepares or unprepares one claim on the node a {@link ClaimsRig} keeps in a
+ * directory, with a simulator fault set (the {@code KILL} fault ends it with SIGKILL right after
+ * the faulted call).
+ */
+final class ClaimKillProbe {
+  /** The exit status of a process killed by SIGKILL. */
+  static final int KILLED = 137;
+
+  private ClaimKillProbe() {}
+
+  /** Runs the probe and waits for it; returns its exit status. */
+  static int run(Path dir, String faults, String operation, String uid, String device)
+      throws IOException, InterruptedException {
+    var java = ProcessHandle.current().info().command().orElseThrow();
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    ClaimKillProbe.class.getName(),
+                    dir.toString(),
+                    faults,
+                    operation,
+                    uid,
+                    device))
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("probe.log").toFile())
+            .start();
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("the probe did not end: " + log(dir));
+    }
+    return process.exitValue();
+  }
+
+  static String log(Path dir) throws IOException {
+    return Files.readString(dir.resolve("probe.log"));
+  }
+
+  public static void main(String[] args) {
+    Path dir = Path.of(args[0]);
+    var rig = ClaimsRig.attach(dir);
+    rig.preparer = rig.newPreparer();
+    rig.sim.require("faults", args[1]);
+    var claim = rig.allocate(args[3], args[4]);
+    Object answer = args[2].equals("prepare") ? rig.prepare(claim) : rig.unprepare(claim);
+    System.out.println("not killed: " + answer);
+    System.exit(0);
+  }
+}

@@ -1,0 +1,297 @@
+package io.migd.claims;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.migd.claims.AllocatedClaim.Result;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.LiveGpuInstance;
+import io.migd.profiles.Placement;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Prepare and unprepare of DRA claims against the simulated NVML: GPU 0 is an A100 (Ampere: MIG
+ * enabled by the reconcile loop, here by the test), GPU 1 an H100 (Hopper: MIG follows the claims),
+ * both dynamic.
+ */
+class ClaimPreparerIT {
+  @TempDir Path dir;
+  private ClaimsRig rig;
+
+  @BeforeEach
+  void start() {
+    rig = ClaimsRig.start(dir, "A100-SXM4-40GB,H100-SXM5-80GB");
+    rig.enableMig(0);
+  }
+
+  @AfterEach
+  void stop() {
+    rig.close();
+  }
+
+  private static PrepareAnswer.Prepared prepared(PrepareAnswer answer) {
+    assertThat(answer).isInstanceOf(PrepareAnswer.Prepared.class);
+    return (PrepareAnswer.Prepared) answer;
+  }
+
+  private static String failure(PrepareAnswer answer) {
+    assertThat(answer).isInstanceOf(PrepareAnswer.Failed.class);
+    return ((PrepareAnswer.Failed) answer).error();
+  }
+
+  private String gpuUuid(int gpu) {
+    return rig.nvml.uuid(rig.nvml.deviceByIndex(gpu));
+  }
+
+  @Test
+  void createsTheInstanceAtTheAllocatedPlacementWithAComputeInstanceSpanningIt() {
+    String device = rig.deviceAt(0, "3g.20gb", 4);
+    var claim = rig.allocate("c1", device);
+
+    var answer = prepared(rig.prepare(claim));
+
+    assertThat(rig.instances(0))
+        .singleElement()
+        .satisfies(
+            gi -> {
+              assertThat(gi.placement()).isEqualTo(new Placement(4, 4));
+              assertThat(gi.profileId()).isEqualTo(9);
+              assertThat(gi.computeInstances())
+                  .singleElement()
+                  .satisfies(ci -> assertThat(ci.placement()).isEqualTo(new Placement(0, 3)));
+            });
+    String migUuid = rig.instances(0).getFirst().computeInstances().getFirst().uuid();
+    assertThat(answer.devices())
+        .containsExactly(
+            new AnsweredDevice(
+                List.of("req-0"),
+                ClaimsRig.POOL,
+                device,
+                List.of("k8s.migd.io/claim=c1-" + device, "nvidia.com/gpu=" + gpuUuid(0))));
+    assertThat(rig.preparer.claimed().all())
+        .singleElement()
+        .satisfies(
+            owned -> {
+              assertThat(owned.migUuid()).isEqualTo(migUuid);
+              assertThat(owned.completed()).isTrue();
+              assertThat(owned.placementStart()).isEqualTo(4);
+            });
+    assertThat(rig.cdi.spec("c1")).hasSize(1);
+  }
+
+  @Test
+  void reusesAnIdleInstanceOfTheProfileAtThePlacement() {
+    LiveGpuInstance idle = rig.idleInstance(0, "1g.5gb", 2);
+    rig.sim.require("faults", "nvmlDeviceCreateGpuInstanceWithPlacement=NVML_ERROR_UNKNOWN");
+
+    prepared(rig.prepare(rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 2))));
+
+    assertThat(rig.instances(0)).containsExactly(idle);
+    assertThat(rig.preparer.claimed().all().getFirst().migUuid())
+        .isEqualTo(idle.computeInstances().getFirst().uuid());
+  }
+
+  @Test
+  void destroysIdleInstancesThatOverlapThePlacementFirst() {
+    rig.idleInstance(0, "2g.10gb", 0);
+    rig.idleInstance(0, "1g.5gb", 3);
+
+    prepared(rig.prepare(rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 1))));
+
+    assertThat(rig.instances(0))
+        .extracting(LiveGpuInstance::placement)
+        .containsExactly(new Placement(1, 1), new Placement(3, 1));
+  }
+
+  @Test
+  void neverDestroysAnInstanceAProcessUses() {
+    LiveGpuInstance busy = rig.idleInstance(0, "2g.10gb", 0);
+    rig.attachProcess(0, busy.id(), 4242, "trainer");
+
+    String error = failure(rig.prepare(rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 1))));
+
+    assertThat(error).contains(rig.deviceAt(0, "1g.5gb", 1)).contains("process 4242 (trainer)");
+    assertThat(rig.instances(0)).containsExactly(busy);
+    assertThat(rig.preparer.claimed().all()).allMatch(d -> !d.completed());
+  }
+
+  @Test
+  void unprepareOfAnInstanceInUseFailsNamingTheProcessAndTheClaimStaysItsOwner() {
+    var claim = rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 5));
+    prepared(rig.prepare(claim));
+    LiveGpuInstance mine = rig.instances(0).getFirst();
+    rig.attachProcess(0, mine.id(), 77, "worker");
+
+    var refused = rig.unprepare(claim);
+
+    assertThat(refused).isInstanceOf(UnprepareAnswer.Failed.class);
+    assertThat(((UnprepareAnswer.Failed) refused).error()).contains("process 77 (worker)");
+    assertThat(rig.preparer.claimed().all())
+        .singleElement()
+        .matches(d -> d.claimUid().equals("c1"));
+    assertThat(rig.instances(0)).containsExactly(mine);
+
+    rig.sim.require("detach", "--pid", "77");
+    assertThat(rig.unprepare(claim)).isInstanceOf(UnprepareAnswer.Unprepared.class);
+    assertThat(rig.instances(0)).isEmpty();
+    assertThat(rig.preparer.claimed().all()).isEmpty();
+    assertThat(rig.cdi.spec("c1")).isEmpty();
+  }
+
+  @Test
+  void aSecondPrepareAnswersTheSameDevicesAndUnpreparingAnUnknownClaimSucceeds() {
+    var claim = rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 0), rig.deviceAt(0, "2g.10gb", 4));
+    var first = prepared(rig.prepare(claim));
+    var instances = rig.instances(0);
+
+    assertThat(rig.prepare(claim)).isEqualTo(first);
+    assertThat(rig.instances(0)).isEqualTo(instances);
+    assertThat(first.devices())
+        .extracting(AnsweredDevice::requestNames)
+        .containsExactly(List.of("req-0"), List.of("req-1"));
+
+    assertThat(rig.unprepare(ClaimsRig.key("never")))
+        .isEqualTo(new UnprepareAnswer.Unprepared(ClaimsRig.key("never")));
+  }
+
+  @Test
+  void adminAccessCreatesNothingAndAnswersOnlyADeviceThatExists() {
+    String device = rig.deviceAt(0, "1g.5gb", 6);
+    var admin =
+        rig.allocate(
+            "admin",
+            List.of(new Result("req-0", ClaimsRig.DRIVER, ClaimsRig.POOL, device, true)),
+            List.of());
+
+    assertThat(prepared(rig.prepare(admin)).devices()).isEmpty();
+    assertThat(rig.instances(0)).isEmpty();
+    rig.unprepare(admin);
+
+    prepared(rig.prepare(rig.allocate("user", device)));
+    assertThat(prepared(rig.prepare(admin)).devices())
+        .extracting(AnsweredDevice::device)
+        .containsExactly(device);
+    assertThat(rig.unprepare(admin)).isInstanceOf(UnprepareAnswer.Unprepared.class);
+    assertThat(rig.instances(0)).hasSize(1);
+  }
+
+  @Test
+  void preparesOnlyMigdsResultsAndRefusesAnotherPoolOrOpaqueConfig() {
+    String device = rig.deviceAt(0, "1g.5gb", 0);
+    var other =
+        rig.allocate(
+            "other",
+            List.of(new Result("net", "net.example.com", "node-a", "nic-0", false)),
+            List.of("net.example.com"));
+    assertThat(prepared(rig.prepare(other)).devices()).isEmpty();
+
+    var elsewhere =
+        rig.allocate(
+            "elsewhere",
+            List.of(new Result("req-0", ClaimsRig.DRIVER, "node-b", device, false)),
+            List.of());
+    assertThat(failure(rig.prepare(elsewhere))).contains(device).contains("node-b");
+
+    var opaque =
+        rig.allocate(
+            "opaque",
+            List.of(new Result("req-0", ClaimsRig.DRIVER, ClaimsRig.POOL, device, false)),
+            List.of(ClaimsRig.DRIVER));
+    assertThat(failure(rig.prepare(opaque))).contains("opaque").contains(ClaimsRig.DRIVER);
+
+    assertThat(failure(rig.prepare(ClaimsRig.key("missing")))).contains("does not exist");
+    assertThat(failure(rig.prepare(rig.allocate("unknown", "gpu-0-mig-9g-99-0"))))
+        .contains("gpu-0-mig-9g-99-0")
+        .contains("not in pool");
+    assertThat(rig.instances(0)).isEmpty();
+  }
+
+  @Test
+  void aGpuNotReconciledYetAnswersARetryableError() {
+    rig.unreconciled.add(new GpuIndex(1));
+
+    assertThat(failure(rig.prepare(rig.allocate("c1", rig.deviceAt(1, "1g.10gb", 0)))))
+        .isEqualTo("GPU 1 not reconciled yet");
+    assertThat(rig.migEnabled(1)).isFalse();
+  }
+
+  @Test
+  void onHopperMigFollowsTheClaimsAndTheWholeGpuDisablesIt() {
+    assertThat(rig.migEnabled(1)).isFalse();
+
+    var slice = rig.allocate("slice", rig.deviceAt(1, "1g.10gb", 3));
+    prepared(rig.prepare(slice));
+    assertThat(rig.migEnabled(1)).isTrue();
+    assertThat(rig.instances(1))
+        .extracting(LiveGpuInstance::placement)
+        .containsExactly(new Placement(3, 1));
+
+    var whole = rig.allocate("whole", "gpu-1");
+    assertThat(failure(rig.prepare(whole))).contains("gpu-1").contains(slice.label());
+
+    rig.unprepare(slice);
+    rig.idleInstance(1, "2g.20gb", 4);
+    prepared(rig.prepare(whole));
+    assertThat(rig.migEnabled(1)).isFalse();
+
+    assertThat(failure(rig.prepare(rig.allocate("late", rig.deviceAt(1, "1g.10gb", 0)))))
+        .contains("prepared whole for claim " + whole.label());
+  }
+
+  @Test
+  void onAmpereMigModeIsNeverTouched() {
+    rig.nvml.setMigMode(rig.nvml.deviceByIndex(0), false);
+
+    assertThat(failure(rig.prepare(rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 0)))))
+        .contains("MIG mode of GPU 0 is not enabled yet");
+    assertThat(rig.migEnabled(0)).isFalse();
+  }
+
+  @Test
+  void preparesTheClaimsOfOneCallAtOnce() {
+    var a = rig.allocate("a", rig.deviceAt(0, "1g.5gb", 0));
+    var b = rig.allocate("b", rig.deviceAt(1, "1g.10gb", 0));
+    var bothRead = new CountDownLatch(2);
+    rig.claims.onGet(
+        name -> {
+          bothRead.countDown();
+          try {
+            // each claim's read waits for the other's: one at a time never gets past it
+            if (!bothRead.await(30, TimeUnit.SECONDS)) {
+              throw new IllegalStateException("the claims were read one after the other");
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+
+    var answers = rig.preparer.prepare(List.of(a, b));
+
+    assertThat(answers).allMatch(PrepareAnswer.Prepared.class::isInstance);
+    assertThat(answers).extracting(PrepareAnswer::claim).containsExactly(a, b);
+    assertThat(rig.instances(0)).hasSize(1);
+    assertThat(rig.instances(1)).hasSize(1);
+  }
+
+  @Test
+  void anUnpreparedInstanceIsKeptIdleForReuseUntilReclaimAfter() {
+    rig.preparer.close();
+    rig.reclaimAfter = java.time.Duration.ofMillis(200);
+    rig.preparer = rig.newPreparer();
+    var claim = rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 4));
+    prepared(rig.prepare(claim));
+
+    assertThat(rig.unprepare(claim)).isInstanceOf(UnprepareAnswer.Unprepared.class);
+
+    assertThat(rig.preparer.claimed().all()).isEmpty();
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> rig.instances(0).isEmpty());
+  }
+}
