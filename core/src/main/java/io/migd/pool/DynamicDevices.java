@@ -124,7 +124,8 @@ final class DynamicDevices {
                   spot.at().size())));
     }
     if (followsClaims) {
-      if (instances.stream().anyMatch(Instance::unowned)) {
+      // A prepared whole GPU stays published whatever NVML shows: its claim owns it.
+      if (!wholeClaimed && instances.stream().anyMatch(Instance::unowned)) {
         reasons.add("the whole GPU is not published: it overlaps an instance no claim owns");
       } else {
         devices.add(
