@@ -199,6 +199,23 @@ class DynamicGpuTest {
   }
 
   @Test
+  void nextSmallSliceFillsTheHalfAPreparedOneStartedRatherThanOpeningTheOther() {
+    // name or start order would put the next 1g at 6 and strand both halves for 3g.40gb
+    BuiltPool pool =
+        build(
+            List.of(dynamic(H100, Facts.migOn(H100, Facts.instance(H100, 7, "1g.10gb", 0)))),
+            claims(claimed(H100, "c1", "gpu-0-mig-1g10gb-19-0", 7, 0, 1)),
+            DeviceTaints.NONE);
+
+    assertThat(deviceNames(pool, 0)).first().isEqualTo("gpu-0-mig-1g10gb-19-1");
+    assertThat(deviceNames(pool, 0))
+        .filteredOn(n -> n.contains("-mig-2g20gb-"))
+        .first()
+        .isEqualTo("gpu-0-mig-2g20gb-14-2");
+    assertThat(pool.freePlacements(GPU0)).containsEntry("3g.40gb", 1);
+  }
+
+  @Test
   void aFirstTwoSliceClaimGoesToTheEndOfTheGpu() {
     BuiltPool pool = build(dynamic(H100, Facts.migOff(H100)));
 
