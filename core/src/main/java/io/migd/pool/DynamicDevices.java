@@ -5,6 +5,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
+import io.migd.nvml.InstancePlacement;
 import io.migd.nvml.ProcessInfo;
 import io.migd.pool.PlacementOrder.Spot;
 import java.util.ArrayList;
@@ -25,8 +26,7 @@ final class DynamicDevices {
   private static final String AMPERE = "ampere";
 
   /** An instance NVML shows on the GPU, with its claim (if any) and the processes in it. */
-  private record Instance(
-      LiveGpuInstance gi, String name, Optional<ClaimedDevice> owner, List<Integer> pids) {
+  private record Instance(LiveGpuInstance gi, Optional<ClaimedDevice> owner, List<Integer> pids) {
     boolean unowned() {
       return owner.isEmpty();
     }
@@ -123,6 +123,7 @@ final class DynamicDevices {
                   spot.at().start(),
                   spot.at().size())));
     }
+    devices.addAll(preparedComputeInstances(instances, attributes, counters));
     if (followsClaims) {
       // A prepared whole GPU stays published whatever NVML shows: its claim owns it.
       if (!wholeClaimed && instances.stream().anyMatch(Instance::unowned)) {
@@ -139,6 +140,39 @@ final class DynamicDevices {
       }
     }
     return new GpuDevices(devices, List.of(counters.set()), reasons, freeCounts(free));
+  }
+
+  /**
+   * Compute instances that do not span their GPU instance and that a claim prepared while the GPU
+   * was static: they stay published as long as the claim holds them, so the scheduler keeps
+   * counting what they consume (the GPU instance's profile and memory slices).
+   */
+  private List<PoolDevice> preparedComputeInstances(
+      List<Instance> instances, DeviceAttributes attributes, GpuCounters counters) {
+    var devices = new ArrayList<PoolDevice>();
+    for (Instance i : instances) {
+      Optional<GpuFacts.MigProfile> profile =
+          facts.profiles().stream().filter(p -> p.giProfileId() == i.gi().profileId()).findFirst();
+      for (LiveComputeInstance ci : i.gi().computeInstances()) {
+        boolean claimedHere =
+            claimed.stream()
+                .anyMatch(
+                    c -> c.gpuInstanceId() == i.gi().id() && c.computeInstanceId() == ci.id());
+        if (claimedHere && ci.profile().hasComputeInstancePart()) {
+          var at = new InstancePlacement(i.gi().placement().start(), i.gi().placement().size());
+          devices.add(
+              StaticDevices.device(
+                  facts,
+                  attributes,
+                  health,
+                  i.gi(),
+                  ci,
+                  profile,
+                  profile.map(p -> List.of(counters.of(p, at))).orElse(List.of())));
+        }
+      }
+    }
+    return devices;
   }
 
   private List<Instance> instances(ObservedGpu observed) {
@@ -161,7 +195,7 @@ final class DynamicDevices {
               .filter(p -> p.gpuInstanceId() == gi.id())
               .map(ProcessInfo::pid)
               .toList();
-      instances.add(new Instance(gi, name, owner, pids));
+      instances.add(new Instance(gi, owner, pids));
     }
     return instances;
   }

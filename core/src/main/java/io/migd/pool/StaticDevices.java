@@ -57,7 +57,7 @@ final class StaticDevices {
                 gi.profileId(),
                 gi.placement().start(),
                 ci.placement().start(),
-                device(facts, attributes, health, gi, ci, profile)));
+                device(facts, attributes, health, gi, ci, profile, List.of())));
       }
     }
     return new GpuDevices(
@@ -74,13 +74,18 @@ final class StaticDevices {
         List.of());
   }
 
-  private static PoolDevice device(
+  /**
+   * The device of compute instance {@code ci} of {@code gi}, as it exists. On a dynamic GPU (a
+   * compute instance a claim prepared while the GPU was static) it consumes {@code consumes}.
+   */
+  static PoolDevice device(
       GpuFacts facts,
       DeviceAttributes attributes,
       DeviceTaints health,
       LiveGpuInstance gi,
       LiveComputeInstance ci,
-      Optional<GpuFacts.MigProfile> profile) {
+      Optional<GpuFacts.MigProfile> profile,
+      List<CounterConsumption> consumes) {
     boolean spans = !ci.profile().hasComputeInstancePart();
     int start = gi.placement().start();
     String name =
@@ -96,7 +101,7 @@ final class StaticDevices {
         name,
         attributes.mig(ci.profile().toString(), start, gi.placement().size(), ci.uuid()),
         profile.map(p -> DeviceAttributes.migCapacity(p, spans)).orElseGet(TreeMap::new),
-        List.of(),
+        consumes,
         health.of(facts.gpu(), OptionalInt.of(gi.id())),
         new DeviceOrigin.StaticSlice(facts.gpu(), facts.uuid(), gi.id(), ci.id(), ci.uuid()));
   }

@@ -273,6 +273,57 @@ class DynamicGpuTest {
   }
 
   @Test
+  void keepsPublishingAComputeInstanceAClaimPreparedWhileTheGpuWasStatic() {
+    String device = "gpu-0-mig-2c4g40gb-5-0-ci2";
+    var split =
+        Facts.instance(
+            H100,
+            3,
+            "4g.40gb",
+            0,
+            List.of(
+                Facts.computeInstance(H100, "4g.40gb", 3, 0, 1, 0),
+                Facts.computeInstance(H100, "4g.40gb", 3, 1, 2, 2)));
+    var owner =
+        new ClaimedDevice(
+            "uid-s",
+            "default",
+            "s",
+            device,
+            GPU0,
+            H100.uuid(),
+            3,
+            1,
+            0,
+            4,
+            Facts.migUuid(H100, 3, 1),
+            true);
+    BuiltPool pool =
+        build(List.of(dynamic(H100, Facts.migOn(H100, split))), claims(owner), DeviceTaints.NONE);
+
+    PoolDevice prepared = pool.content().device(device).orElseThrow();
+    assertThat(prepared.attributes())
+        .containsEntry("uuid", new Attribute.Text(Facts.migUuid(H100, 3, 1)));
+    assertThat(prepared.consumes().getFirst().counters())
+        .containsKeys("memory-slice-0", "memory-slice-3")
+        .doesNotContainKey("memory-slice-4");
+    assertThat(pool.content().device("gpu-0-mig-1c4g40gb-5-0-ci0")).isEmpty();
+    assertThat(pool.reasons(GPU0)).isEmpty();
+    assertThat(pool.freePlacements(GPU0)).containsEntry("4g.40gb", 0).containsEntry("3g.40gb", 1);
+  }
+
+  @Test
+  void publishesNoMigDeviceWhileAProcessNoClaimOwnsUsesTheGpuWithMigOff() {
+    var busy =
+        Facts.observed(
+            H100, false, false, List.of(), List.of(new ProcessInfo(77, 1L << 30, -1, -1)));
+    BuiltPool pool = build(dynamic(H100, busy));
+
+    assertThat(deviceNames(pool, 0)).containsExactly("gpu-0");
+    assertThat(pool.reasons(GPU0)).singleElement().satisfies(r -> assertThat(r).contains("77"));
+  }
+
+  @Test
   void ampereWithMigPendingPublishesNothingAndSaysWhy() {
     BuiltPool pool = build(dynamic(A100, Facts.observed(A100, false, true, List.of(), List.of())));
 
