@@ -275,15 +275,7 @@ class DynamicGpuTest {
   @Test
   void keepsPublishingAComputeInstanceAClaimPreparedWhileTheGpuWasStatic() {
     String device = "gpu-0-mig-2c4g40gb-5-0-ci2";
-    var split =
-        Facts.instance(
-            H100,
-            3,
-            "4g.40gb",
-            0,
-            List.of(
-                Facts.computeInstance(H100, "4g.40gb", 3, 0, 1, 0),
-                Facts.computeInstance(H100, "4g.40gb", 3, 1, 2, 2)));
+    var split = Facts.split(H100, 3, "4g.40gb", 0, 0, 1, 0, 1, 2, 2);
     var owner =
         new ClaimedDevice(
             "uid-s",

@@ -13,6 +13,7 @@ import io.migd.profiles.GpuModel;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.Placement;
 import io.migd.profiles.ProfileName;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
@@ -138,19 +139,21 @@ public final class Facts {
   }
 
   /**
-   * GPU instance {@code id} of {@code profile} at {@code start} with the given compute instances.
+   * GPU instance {@code id} of {@code profile} at {@code start} split into compute instances given
+   * as (id, compute slices, start) triples: {@code split(facts, 3, "4g.40gb", 0, 0, 1, 0, 1, 2,
+   * 2)}.
    */
-  public static LiveGpuInstance instance(
-      GpuFacts facts, int id, String profile, int start, List<LiveComputeInstance> cis) {
+  public static LiveGpuInstance split(
+      GpuFacts facts, int id, String profile, int start, int... idSlicesStart) {
     GiProfile gi = giProfile(facts, profile);
+    var cis = new ArrayList<LiveComputeInstance>();
+    for (int i = 0; i + 2 < idSlicesStart.length; i += 3) {
+      cis.add(
+          computeInstance(
+              facts, gi, id, idSlicesStart[i], idSlicesStart[i + 1], idSlicesStart[i + 2]));
+    }
     return new LiveGpuInstance(
         id, gi.id(), gi.name(), new Placement(start, gi.memorySlices()), cis);
-  }
-
-  /** Compute instance {@code ciId} of {@code slices} compute slices at {@code ciStart}. */
-  public static LiveComputeInstance computeInstance(
-      GpuFacts facts, String giProfile, int giId, int ciId, int slices, int ciStart) {
-    return computeInstance(facts, giProfile(facts, giProfile), giId, ciId, slices, ciStart);
   }
 
   /** The MIG UUID these helpers give compute instance {@code ciId} of GPU instance {@code giId}. */

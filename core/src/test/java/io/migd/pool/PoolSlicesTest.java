@@ -86,15 +86,7 @@ class PoolSlicesTest {
   @Test
   void staticGpuWithMigPublishesItsInstancesWithUuidsAndNoCounters() {
     GpuFacts h100 = Facts.of("H100-SXM5-80GB", 1);
-    var split =
-        Facts.instance(
-            h100,
-            3,
-            "4g.40gb",
-            0,
-            List.of(
-                Facts.computeInstance(h100, "4g.40gb", 3, 0, 1, 0),
-                Facts.computeInstance(h100, "4g.40gb", 3, 1, 2, 2)));
+    var split = Facts.split(h100, 3, "4g.40gb", 0, 0, 1, 0, 1, 2, 2);
     var observed = Facts.migOn(h100, Facts.instance(h100, 9, "3g.40gb", 4), split);
     BuiltPool pool = build(fixed(h100, observed));
 
