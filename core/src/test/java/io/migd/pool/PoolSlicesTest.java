@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.migd.claims.ClaimedDevices;
 import io.migd.layout.GpuIndex;
+import io.migd.profiles.GpuModel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class PoolSlicesTest {
   private static final long MIB = 1L << 20;
@@ -118,6 +122,29 @@ class PoolSlicesTest {
     assertThat(pool.content().slices())
         .extracting(s -> s.content().getClass().getSimpleName())
         .containsExactly("Counters", "Devices", "Devices");
+    assertWithinLimits(pool.content());
+  }
+
+  static Stream<String> migModels() {
+    return Facts.CATALOG.migModels().stream().map(GpuModel::key);
+  }
+
+  @ParameterizedTest
+  @MethodSource("migModels")
+  void everyMigModelOfTheCatalogueFitsTheApiLimitsAsAnEightGpuDynamicNode(String model) {
+    var gpus = new ArrayList<PoolGpu>();
+    for (int i = 0; i < 8; i++) {
+      GpuFacts facts = Facts.of(model, i);
+      gpus.add(dynamic(facts, Facts.observed(facts, true, true, List.of(), List.of())));
+    }
+    BuiltPool pool = build(gpus, ClaimedDevices.NONE, DeviceTaints.NONE);
+
+    assertThat(pool.content().slices()).hasSize(9);
+    assertThat(pool.reasons()).isEmpty();
+    int perGpu =
+        Facts.model(model).giProfiles().stream().mapToInt(p -> p.placements().size()).sum();
+    boolean ampere = Facts.model(model).architecture() == 7;
+    assertThat(devices(pool, 7)).hasSize(perGpu + (ampere ? 0 : 1));
     assertWithinLimits(pool.content());
   }
 
