@@ -2,7 +2,6 @@ package io.migd.pool;
 
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,14 +29,20 @@ public final class DeviceNames {
     record WholeGpu(int minor) implements Parsed {}
 
     /**
-     * A MIG device.
+     * A MIG placement: a GPU instance with one compute instance spanning it.
      *
      * @param profileToken the profile as the name writes it ({@code 1g10gb-me}), see {@link
      *     #profileToken}
-     * @param ciStart the compute instance's start in its GPU instance, for a compute instance that
-     *     does not span it
      */
-    record Mig(int minor, String profileToken, int giProfileId, int start, OptionalInt ciStart)
+    record Mig(int minor, String profileToken, int giProfileId, int start) implements Parsed {}
+
+    /**
+     * A static compute instance that does not span its GPU instance.
+     *
+     * @param profileToken the compute-instance profile as the name writes it ({@code 1c4g20gb})
+     * @param ciStart the compute instance's start in its GPU instance, in compute slices
+     */
+    record ComputeInstance(int minor, String profileToken, int giProfileId, int start, int ciStart)
         implements Parsed {}
   }
 
@@ -87,14 +92,13 @@ public final class DeviceNames {
     if (!mig.matches()) {
       return Optional.empty();
     }
+    int minor = Integer.parseInt(mig.group(1));
+    int giProfileId = Integer.parseInt(mig.group(3));
+    int start = Integer.parseInt(mig.group(4));
     return Optional.of(
-        new Parsed.Mig(
-            Integer.parseInt(mig.group(1)),
-            mig.group(2),
-            Integer.parseInt(mig.group(3)),
-            Integer.parseInt(mig.group(4)),
-            mig.group(5) == null
-                ? OptionalInt.empty()
-                : OptionalInt.of(Integer.parseInt(mig.group(5)))));
+        mig.group(5) == null
+            ? new Parsed.Mig(minor, mig.group(2), giProfileId, start)
+            : new Parsed.ComputeInstance(
+                minor, mig.group(2), giProfileId, start, Integer.parseInt(mig.group(5))));
   }
 }

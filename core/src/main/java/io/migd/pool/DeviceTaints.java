@@ -1,10 +1,10 @@
 package io.migd.pool;
 
 import io.migd.layout.GpuIndex;
+import io.migd.layout.Usage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.OptionalInt;
 
 /**
  * What health checking says of the node's devices now, as the pool turns it into device taints:
@@ -28,14 +28,13 @@ public record DeviceTaints(List<Mark> marks) {
     GpuIndex gpu();
 
     /**
-     * A critical XID on a GPU: on every device of it when {@code gpuInstanceId} is empty, else on
-     * the devices of that GPU instance.
+     * A critical XID on a GPU, as {@code XidWatcher} reports it: on every device of the GPU when
+     * {@code gpuInstanceId} is {@link Usage#WHOLE_GPU}, else on the devices of that GPU instance.
      */
-    record Xid(GpuIndex gpu, OptionalInt gpuInstanceId, long code) implements Mark {
+    record Xid(GpuIndex gpu, int gpuInstanceId, long code) implements Mark {
       /** Checks every part is there. */
       public Xid {
         Objects.requireNonNull(gpu);
-        Objects.requireNonNull(gpuInstanceId);
       }
     }
 
@@ -54,10 +53,11 @@ public record DeviceTaints(List<Mark> marks) {
   }
 
   /**
-   * The taints of one device: on {@code gpu}, in GPU instance {@code gpuInstanceId} (empty for a
-   * whole GPU and for a placement that does not exist). One taint per key; the latest XID wins.
+   * The taints of one device: on {@code gpu}, in GPU instance {@code gpuInstanceId} ({@link
+   * Usage#WHOLE_GPU} for a whole GPU and for a placement that does not exist). One taint per key;
+   * the latest XID wins.
    */
-  public List<Taint> of(GpuIndex gpu, OptionalInt gpuInstanceId) {
+  public List<Taint> of(GpuIndex gpu, int gpuInstanceId) {
     Taint lost = null;
     Taint xid = null;
     for (Mark mark : marks) {
@@ -67,7 +67,7 @@ public record DeviceTaints(List<Mark> marks) {
       switch (mark) {
         case Mark.GpuLost _ -> lost = new Taint(GPU_LOST_KEY, "", Taint.Effect.NO_SCHEDULE);
         case Mark.Xid(var _, var instance, var code) -> {
-          if (instance.isEmpty() || instance.equals(gpuInstanceId)) {
+          if (instance == Usage.WHOLE_GPU || instance == gpuInstanceId) {
             xid = new Taint(XID_KEY, Long.toString(code), Taint.Effect.NO_SCHEDULE);
           }
         }

@@ -5,6 +5,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
+import io.migd.layout.Usage;
 import io.migd.nvml.InstancePlacement;
 import io.migd.nvml.ProcessInfo;
 import io.migd.pool.PlacementOrder.Spot;
@@ -13,7 +14,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * The devices of a dynamic GPU: every GPU-instance profile at every placement NVML lists, each
@@ -112,9 +112,7 @@ final class DynamicDevices {
                   spot.profile().name(), spot.at().start(), spot.at().size(), uuid(name, there)),
               DeviceAttributes.migCapacity(spot.profile(), true),
               List.of(counters.of(spot.profile(), spot.at())),
-              health.of(
-                  facts.gpu(),
-                  there.map(i -> OptionalInt.of(i.gi().id())).orElse(OptionalInt.empty())),
+              health.of(facts.gpu(), there.map(i -> i.gi().id()).orElse(Usage.WHOLE_GPU)),
               new DeviceOrigin.DynamicPlacement(
                   facts.gpu(),
                   facts.uuid(),
@@ -135,7 +133,7 @@ final class DynamicDevices {
                 attributes.wholeGpu(),
                 attributes.wholeGpuCapacity(),
                 List.of(counters.wholeGpu()),
-                health.of(facts.gpu(), OptionalInt.empty()),
+                health.of(facts.gpu(), Usage.WHOLE_GPU),
                 new DeviceOrigin.WholeGpu(facts.gpu(), facts.uuid(), true)));
       }
     }

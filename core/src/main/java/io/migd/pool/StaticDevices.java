@@ -2,11 +2,11 @@ package io.migd.pool;
 
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
+import io.migd.layout.Usage;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
@@ -32,7 +32,7 @@ final class StaticDevices {
               attributes.wholeGpu(),
               attributes.wholeGpuCapacity(),
               List.of(),
-              health.of(facts.gpu(), OptionalInt.empty()),
+              health.of(facts.gpu(), Usage.WHOLE_GPU),
               new DeviceOrigin.WholeGpu(facts.gpu(), facts.uuid(), false));
       return new GpuDevices(List.of(whole), List.of(), reasons, List.of());
     }
@@ -102,7 +102,7 @@ final class StaticDevices {
         attributes.mig(ci.profile().toString(), start, gi.placement().size(), ci.uuid()),
         profile.map(p -> DeviceAttributes.migCapacity(p, spans)).orElseGet(TreeMap::new),
         consumes,
-        health.of(facts.gpu(), OptionalInt.of(gi.id())),
+        health.of(facts.gpu(), gi.id()),
         new DeviceOrigin.StaticSlice(facts.gpu(), facts.uuid(), gi.id(), ci.id(), ci.uuid()));
   }
 }

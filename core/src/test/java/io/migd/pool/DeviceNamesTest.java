@@ -3,7 +3,6 @@ package io.migd.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,27 +23,27 @@ class DeviceNamesTest {
             "MIG placement",
             DeviceNames.mig(0, "1g.10gb", 19, 0),
             "gpu-0-mig-1g10gb-19-0",
-            new DeviceNames.Parsed.Mig(0, "1g10gb", 19, 0, OptionalInt.empty())),
+            new DeviceNames.Parsed.Mig(0, "1g10gb", 19, 0)),
         new Case(
             "media extensions",
             DeviceNames.mig(12, "1g.10gb+me", 20, 6),
             "gpu-12-mig-1g10gb-me-20-6",
-            new DeviceNames.Parsed.Mig(12, "1g10gb-me", 20, 6, OptionalInt.empty())),
+            new DeviceNames.Parsed.Mig(12, "1g10gb-me", 20, 6)),
         new Case(
             "all media extensions",
             DeviceNames.mig(1, "1g.24gb+me.all", 21, 3),
             "gpu-1-mig-1g24gb-meall-21-3",
-            new DeviceNames.Parsed.Mig(1, "1g24gb-meall", 21, 3, OptionalInt.empty())),
+            new DeviceNames.Parsed.Mig(1, "1g24gb-meall", 21, 3)),
         new Case(
             "graphics",
             DeviceNames.mig(0, "1g.24gb+gfx", 22, 1),
             "gpu-0-mig-1g24gb-gfx-22-1",
-            new DeviceNames.Parsed.Mig(0, "1g24gb-gfx", 22, 1, OptionalInt.empty())),
+            new DeviceNames.Parsed.Mig(0, "1g24gb-gfx", 22, 1)),
         new Case(
             "compute instance not spanning its GPU instance",
             DeviceNames.computeInstance(0, "1c.4g.20gb", 5, 0, 2),
             "gpu-0-mig-1c4g20gb-5-0-ci2",
-            new DeviceNames.Parsed.Mig(0, "1c4g20gb", 5, 0, OptionalInt.of(2))));
+            new DeviceNames.Parsed.ComputeInstance(0, "1c4g20gb", 5, 0, 2)));
   }
 
   @ParameterizedTest

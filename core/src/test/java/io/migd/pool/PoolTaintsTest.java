@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.migd.claims.ClaimedDevices;
 import io.migd.layout.GpuIndex;
+import io.migd.layout.Usage;
 import java.util.List;
-import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class PoolTaintsTest {
@@ -34,10 +34,7 @@ class PoolTaintsTest {
   @Test
   void xidOnAGpuInstanceTaintsOnlyItsDevice() {
     BuiltPool pool =
-        build(
-            STATIC_H100,
-            ClaimedDevices.NONE,
-            new DeviceTaints.Mark.Xid(GPU0, OptionalInt.of(2), 94));
+        build(STATIC_H100, ClaimedDevices.NONE, new DeviceTaints.Mark.Xid(GPU0, 2, 94));
 
     assertThat(pool.content().device("gpu-0-mig-3g40gb-9-4").orElseThrow().taints())
         .containsExactly(XID_94);
@@ -48,9 +45,7 @@ class PoolTaintsTest {
   void xidOnTheGpuAndALostGpuTaintEveryDevice() {
     BuiltPool xid =
         build(
-            STATIC_H100,
-            ClaimedDevices.NONE,
-            new DeviceTaints.Mark.Xid(GPU0, OptionalInt.empty(), 94));
+            STATIC_H100, ClaimedDevices.NONE, new DeviceTaints.Mark.Xid(GPU0, Usage.WHOLE_GPU, 94));
     BuiltPool lost = build(STATIC_H100, ClaimedDevices.NONE, new DeviceTaints.Mark.GpuLost(GPU0));
 
     assertThat(devices(xid, 0))
@@ -75,7 +70,7 @@ class PoolTaintsTest {
         build(
             dynamic(H100, Facts.migOn(H100, Facts.instance(H100, 2, "3g.40gb", 4))),
             claims(claimed(H100, "c1", prepared, 2, 4, 4)),
-            new DeviceTaints.Mark.Xid(GPU0, OptionalInt.of(2), 94));
+            new DeviceTaints.Mark.Xid(GPU0, 2, 94));
 
     assertThat(devices(pool, 0))
         .allSatisfy(
@@ -93,7 +88,7 @@ class PoolTaintsTest {
                 Pools.NODE,
                 List.of(STATIC_H100),
                 ClaimedDevices.NONE,
-                new DeviceTaints(List.of(new DeviceTaints.Mark.Xid(GPU0, OptionalInt.of(2), 94))),
+                new DeviceTaints(List.of(new DeviceTaints.Mark.Xid(GPU0, 2, 94))),
                 true));
 
     assertThat(Pools.deviceNames(pool, 0)).containsExactly("gpu-0-mig-1g10gb-19-0");
