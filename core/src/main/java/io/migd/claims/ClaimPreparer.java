@@ -10,9 +10,12 @@ import io.migd.pool.DeviceOrigin.StaticSlice;
 import io.migd.pool.DeviceOrigin.WholeGpu;
 import io.migd.pool.PoolContent;
 import io.migd.profiles.GpuModelCatalog;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -20,6 +23,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +43,7 @@ public final class ClaimPreparer implements AutoCloseable {
   private final ClaimCheckpoint checkpoint;
   private final ClaimSettings settings;
   private final GpuLanes lanes = new GpuLanes();
+  private final ClaimEvents events;
 
   /** Claims a call is working on: the kubelet may repeat a call before the first one ends. */
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
@@ -55,6 +60,20 @@ public final class ClaimPreparer implements AutoCloseable {
       GpuModelCatalog catalog,
       ClaimCdi cdi,
       ClaimSettings settings) {
+    this(source, pool, reconciled, nvml, catalog, cdi, settings, ClaimEvents.NONE);
+  }
+
+  /** A preparer that tells {@code events} what each prepare took and which GPUs it touched. */
+  public ClaimPreparer(
+      ClaimSource source,
+      Supplier<PoolContent> pool,
+      Predicate<GpuIndex> reconciled,
+      Nvml nvml,
+      GpuModelCatalog catalog,
+      ClaimCdi cdi,
+      ClaimSettings settings,
+      ClaimEvents events) {
+    this.events = Objects.requireNonNull(events);
     this.reading = new ClaimReading(source, pool, reconciled, settings);
     this.instances = new ClaimInstances(nvml, catalog);
     this.cdi = cdi;
@@ -136,7 +155,9 @@ public final class ClaimPreparer implements AutoCloseable {
       if (known.isPresent() && known.get().completed()) {
         return new PrepareAnswer.Prepared(key, answers(known.get().devices()));
       }
+      long started = System.nanoTime();
       List<Wanted> wanted = reading.devices(key);
+      var made = new Tally();
       var devices = new ArrayList<Device>();
       for (Wanted w : wanted) {
         devices.add(planned(w));
@@ -147,17 +168,17 @@ public final class ClaimPreparer implements AutoCloseable {
       int handled = 0;
       try {
         for (; handled < wanted.size(); handled++) {
-          Device made = make(key, wanted.get(handled), devices.get(handled));
-          if (made != null) {
-            done.add(made);
+          Device one = make(key, wanted.get(handled), devices.get(handled), made);
+          if (one != null) {
+            done.add(one);
             cdiDevices.add(
                 new CdiDevice(
-                    made.name(),
+                    one.name(),
                     lanes.run(
-                        made.gpu(), () -> instances.minor(made.name(), made.gpu(), made.gpuUuid())),
-                    made.gpuUuid(),
-                    made.gpuInstanceId(),
-                    made.computeInstanceId()));
+                        one.gpu(), () -> instances.minor(one.name(), one.gpu(), one.gpuUuid())),
+                    one.gpuUuid(),
+                    one.gpuInstanceId(),
+                    one.computeInstanceId()));
           }
         }
       } finally {
@@ -165,12 +186,15 @@ public final class ClaimPreparer implements AutoCloseable {
           // what was made stays the claim's (started) until the kubelet's retry or unprepare
           checkpoint.put(new CheckpointClaim(key, false, merged(devices, done)));
         }
+        tell(() -> events.touched(gpus(devices)));
       }
       List<String> ids = cdiDevices.isEmpty() ? List.of() : cdi.write(key.uid(), cdiDevices);
       var answered = withCdi(done, ids);
       checkpoint.put(new CheckpointClaim(key, true, answered));
       log.info(
           "claim={} prepared devices={}", key.uid(), answered.stream().map(Device::name).toList());
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+      tell(() -> events.prepared(key, made.kind(), took));
       return new PrepareAnswer.Prepared(key, answers(answered));
     } catch (ClaimFailure e) {
       log.info("claim={} prepare failed: {}", key.uid(), e.getMessage());
@@ -231,7 +255,7 @@ public final class ClaimPreparer implements AutoCloseable {
   }
 
   /** Makes or checks one device on its GPU's lane; null for an admin device that does not exist. */
-  private Device make(ClaimKey key, Wanted w, Device planned) {
+  private Device make(ClaimKey key, Wanted w, Device planned, Tally tally) {
     String name = planned.name();
     GpuIndex gpu = planned.gpu();
     return lanes.run(
@@ -253,6 +277,7 @@ public final class ClaimPreparer implements AutoCloseable {
                       .orElse(null);
                 }
                 var made = instances.place(name, p, others(key, p.gpu()));
+                tally.add(made.reused());
                 log.info(
                     "claim={} device={} gpu={} gi={} ci={} reused={}",
                     key.uid(),
@@ -320,6 +345,7 @@ public final class ClaimPreparer implements AutoCloseable {
         return new UnprepareAnswer.Unprepared(key);
       }
       boolean now = settings.reclaimAfter().isZero();
+      tell(() -> events.touched(gpus(known.get().devices())));
       for (Device d : known.get().devices()) {
         if (d.kind() == Kind.CREATED) {
           lanes.run(
@@ -345,6 +371,39 @@ public final class ClaimPreparer implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("claim={} unprepare failed", key.uid(), e);
       return new UnprepareAnswer.Failed(key, "unpreparing claim " + key.label() + ": " + e);
+    }
+  }
+
+  /** What a claim's prepare made: instances created or reused. */
+  private static final class Tally {
+    private volatile boolean created;
+    private volatile boolean reused;
+
+    void add(boolean wasReused) {
+      if (wasReused) {
+        reused = true;
+      } else {
+        created = true;
+      }
+    }
+
+    ClaimEvents.PrepareKind kind() {
+      return created
+          ? ClaimEvents.PrepareKind.CREATED
+          : reused ? ClaimEvents.PrepareKind.REUSED : ClaimEvents.PrepareKind.STATIC;
+    }
+  }
+
+  private static Set<GpuIndex> gpus(List<Device> devices) {
+    return devices.stream().map(Device::gpu).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /** Tells a listener; one that throws is logged and changes no answer. */
+  private static void tell(Runnable told) {
+    try {
+      told.run();
+    } catch (RuntimeException e) {
+      log.warn("a listener of prepares and unprepares failed", e);
     }
   }
 

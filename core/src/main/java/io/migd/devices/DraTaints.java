@@ -2,12 +2,12 @@ package io.migd.devices;
 
 import io.migd.layout.GpuIndex;
 import io.migd.layout.Usage;
-import io.migd.pool.Taint;
+import io.migd.pool.DeviceTaints;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -24,12 +24,6 @@ import org.slf4j.LoggerFactory;
  * the lock.
  */
 public final class DraTaints {
-  /** The key of an XID taint. */
-  public static final String XID = "gpu.nvidia.com/xid";
-
-  /** The key of a lost GPU's taint. */
-  public static final String GPU_LOST = "gpu.nvidia.com/gpu-lost";
-
   private static final Logger log = LoggerFactory.getLogger(DraTaints.class);
 
   private record Where(GpuIndex gpu, int gpuInstanceId) {}
@@ -56,7 +50,7 @@ public final class DraTaints {
         xid,
         gpu,
         gpuInstanceId == Usage.WHOLE_GPU ? "all" : Integer.toString(gpuInstanceId),
-        XID,
+        DeviceTaints.XID_KEY,
         xid);
     return true;
   }
@@ -106,33 +100,28 @@ public final class DraTaints {
                 "gpu={} gpu_instance={} taint {} removed: no critical XID for {} and NVML answers",
                 w.gpu(),
                 w.gpuInstanceId() == Usage.WHOLE_GPU ? "all" : Integer.toString(w.gpuInstanceId()),
-                XID,
+                DeviceTaints.XID_KEY,
                 recoveryPeriod));
     return !cleared.isEmpty();
   }
 
   /**
-   * The taints of a device on {@code gpu}: of the GPU instance {@code gpuInstanceId} (for a device
-   * that is not yet made, or a whole GPU, {@link Usage#WHOLE_GPU}: only whole-GPU XIDs apply), plus
-   * {@code gpu-lost} when the GPU is among {@code lostGpus}.
+   * The health marks now, for the pool to turn into taints: each GPU or GPU instance's latest
+   * critical XID, and {@code gpu-lost} for each GPU of {@code lostGpus}.
    */
-  public List<Taint> of(GpuIndex gpu, int gpuInstanceId, Set<GpuIndex> lostGpus) {
-    var taints = new ArrayList<Taint>();
+  public DeviceTaints marks(Set<GpuIndex> lostGpus) {
+    var marks = new ArrayList<DeviceTaints.Mark>();
     synchronized (this) {
-      Mark whole = marks.get(new Where(gpu, Usage.WHOLE_GPU));
-      Mark instance =
-          gpuInstanceId == Usage.WHOLE_GPU ? null : marks.get(new Where(gpu, gpuInstanceId));
-      Mark latest =
-          whole == null
-              ? instance
-              : instance == null || whole.at().isAfter(instance.at()) ? whole : instance;
-      if (latest != null) {
-        taints.add(new Taint(XID, Long.toString(latest.xid()), Taint.Effect.NO_SCHEDULE));
-      }
+      // oldest first: the pool takes the latest XID of a device
+      this.marks.entrySet().stream()
+          .sorted(Comparator.comparing(e -> e.getValue().at()))
+          .forEach(
+              e ->
+                  marks.add(
+                      new DeviceTaints.Mark.Xid(
+                          e.getKey().gpu(), e.getKey().gpuInstanceId(), e.getValue().xid())));
     }
-    if (lostGpus.contains(gpu)) {
-      taints.add(new Taint(GPU_LOST, "", Taint.Effect.NO_SCHEDULE));
-    }
-    return taints;
+    lostGpus.stream().sorted().forEach(gpu -> marks.add(new DeviceTaints.Mark.GpuLost(gpu)));
+    return new DeviceTaints(marks);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.migd.layout.GpuIndex;
 import io.migd.layout.Usage;
+import io.migd.pool.DeviceTaints;
 import io.migd.pool.Taint;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +16,8 @@ class DraTaintsTest {
   private static final GpuIndex GPU1 = new GpuIndex(1);
   private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
   private static final Duration PERIOD = Duration.ofMinutes(5);
-  private static final Taint XID_79 = new Taint(DraTaints.XID, "79", Taint.Effect.NO_SCHEDULE);
+  private static final Taint XID_79 =
+      new Taint(DeviceTaints.XID_KEY, "79", Taint.Effect.NO_SCHEDULE);
 
   private final DraTaints taints = new DraTaints();
 
@@ -23,17 +25,17 @@ class DraTaintsTest {
   void aWholeGpuXidTaintsEveryDeviceOfThatGpuOnlyAndClearsAfterThePeriod() {
     assertThat(taints.onXid(GPU0, Usage.WHOLE_GPU, 79, T0)).isTrue();
 
-    assertThat(taints.of(GPU0, 3, Set.of())).containsExactly(XID_79);
-    assertThat(taints.of(GPU0, Usage.WHOLE_GPU, Set.of())).containsExactly(XID_79);
-    assertThat(taints.of(GPU1, Usage.WHOLE_GPU, Set.of())).isEmpty();
+    assertThat(taints.marks(Set.of()).of(GPU0, 3)).containsExactly(XID_79);
+    assertThat(taints.marks(Set.of()).of(GPU0, Usage.WHOLE_GPU)).containsExactly(XID_79);
+    assertThat(taints.marks(Set.of()).of(GPU1, Usage.WHOLE_GPU)).isEmpty();
 
     assertThat(taints.recover(T0.plus(PERIOD).minusSeconds(1), PERIOD, gpu -> true)).isFalse();
     assertThat(taints.recover(T0.plus(PERIOD), PERIOD, gpu -> false))
         .as("NVML does not answer for the GPU: the taint stays")
         .isFalse();
-    assertThat(taints.of(GPU0, 3, Set.of())).containsExactly(XID_79);
+    assertThat(taints.marks(Set.of()).of(GPU0, 3)).containsExactly(XID_79);
     assertThat(taints.recover(T0.plus(PERIOD), PERIOD, gpu -> true)).isTrue();
-    assertThat(taints.of(GPU0, 3, Set.of())).isEmpty();
+    assertThat(taints.marks(Set.of()).of(GPU0, 3)).isEmpty();
   }
 
   @Test
@@ -43,19 +45,19 @@ class DraTaintsTest {
         .as("XID 13 is the application's")
         .isFalse();
 
-    assertThat(taints.of(GPU0, 3, Set.of()))
-        .containsExactly(new Taint(DraTaints.XID, "94", Taint.Effect.NO_SCHEDULE));
-    assertThat(taints.of(GPU0, 5, Set.of())).isEmpty();
-    assertThat(taints.of(GPU0, Usage.WHOLE_GPU, Set.of())).isEmpty();
+    assertThat(taints.marks(Set.of()).of(GPU0, 3))
+        .containsExactly(new Taint(DeviceTaints.XID_KEY, "94", Taint.Effect.NO_SCHEDULE));
+    assertThat(taints.marks(Set.of()).of(GPU0, 5)).isEmpty();
   }
 
   @Test
   void aLostGpuIsTaintedWhileLostAndAResetClearsItsXids() {
     taints.onXid(GPU1, Usage.WHOLE_GPU, 79, T0);
-    assertThat(taints.of(GPU1, Usage.WHOLE_GPU, Set.of(GPU1)))
-        .containsExactly(XID_79, new Taint(DraTaints.GPU_LOST, "", Taint.Effect.NO_SCHEDULE));
+    assertThat(taints.marks(Set.of(GPU1)).of(GPU1, Usage.WHOLE_GPU))
+        .containsExactlyInAnyOrder(
+            XID_79, new Taint(DeviceTaints.GPU_LOST_KEY, "", Taint.Effect.NO_SCHEDULE));
 
     taints.gpuReset(GPU1);
-    assertThat(taints.of(GPU1, Usage.WHOLE_GPU, Set.of())).isEmpty();
+    assertThat(taints.marks(Set.of()).of(GPU1, Usage.WHOLE_GPU)).isEmpty();
   }
 }

@@ -8,6 +8,7 @@ import io.migd.node.CapacityLabels;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.reconcile.IntentService;
+import io.migd.reconcile.KubeletMode;
 import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.ReconcileLoop;
 import java.util.concurrent.ExecutorService;
@@ -84,8 +85,9 @@ class NodeConfiguration {
         WriterThread writerThread,
         MigdProperties properties,
         LayoutProgress progress) {
+      // in dra mode the scheduler reads the ResourceSlices, not node capacity labels
       CapacityLabels.Source capacity =
-          properties.node().capacityLabels()
+          properties.node().capacityLabels() && properties.kubelet().mode() != KubeletMode.DRA
               ? CapacityLabels.Source.inventory(properties.strategy())
               : CapacityLabels.Source.OFF;
       return new NodeStateWriter(

@@ -19,6 +19,7 @@ import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
 import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.NodeSnapshot;
+import io.migd.reconcile.OutcomeListener;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.reconcile.Reconciler;
@@ -119,6 +120,7 @@ class ReconcileConfiguration {
   Surfaces surfaces(
       MpsDaemons mpsDaemons,
       NodeSnapshot snapshot,
+      Optional<DraNode> draNode,
       Optional<KubeletSurface> kubeletSurface,
       Optional<NodeStateWriter> nodeStateWriter,
       LayoutProgress layoutProgress,
@@ -130,6 +132,7 @@ class ReconcileConfiguration {
     return Surfaces.of(
         mpsDaemons,
         snapshot,
+        draNode.map(OutcomeListener.class::cast),
         kubeletSurface,
         nodeStateWriter,
         layoutProgress,

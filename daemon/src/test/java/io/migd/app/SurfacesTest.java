@@ -46,6 +46,7 @@ class SurfacesTest {
     return Surfaces.of(
         mps,
         (desired, outcome) -> {},
+        Optional.empty(),
         kubelet,
         Optional.empty(),
         new LayoutProgress(),

@@ -1,0 +1,172 @@
+package io.migd.pool;
+
+import io.migd.claims.ClaimedDevices;
+import io.migd.devices.DraTaints;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.ObservedGpu;
+import io.migd.layout.ObservedNode;
+import io.migd.nvml.NvmlException;
+import io.migd.nvml.NvmlReturn;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.Outcome;
+import io.migd.reconcile.OutcomeListener;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The DRA surface's one source of the pool: built from the last reconcile's outcome (which GPU is
+ * static and which dynamic), the node snapshot (what NVML shows now: after a prepare or an
+ * unprepare the GPU is observed again before the pool is rebuilt), the prepared claims, and the
+ * health marks; handed to {@code sink} (the ResourceSlice publisher, the metrics, the health
+ * stream) after every outcome, prepare, unprepare, XID and recovery. Prepare reads {@link
+ * #current()}: the pool as last built, so a claim is checked against what was published.
+ *
+ * <p>Facts are read once per GPU (by UUID) on the reconcile loop's thread; a GPU whose facts cannot
+ * be read is left out of the pool until they can, logged. A rebuild does no I/O and holds its lock
+ * only while it builds; the sink must not block (the publisher hands the content to its own
+ * thread).
+ */
+public final class PoolSurface implements OutcomeListener {
+  private static final Logger log = LoggerFactory.getLogger(PoolSurface.class);
+
+  /**
+   * Where the pool goes.
+   *
+   * @param driver the DRA driver's name
+   * @param node the node's name, the pool's
+   * @param dynamicDevices whether the API server and the scheduler take dynamic devices; when not,
+   *     every GPU is published as static
+   * @param taintsDropped whether the API server drops device taints (unhealthy devices are left out
+   *     instead)
+   */
+  public record Settings(
+      String driver, String node, boolean dynamicDevices, boolean taintsDropped) {
+    /** Checks every part is there. */
+    public Settings {
+      Objects.requireNonNull(driver);
+      Objects.requireNonNull(node);
+    }
+  }
+
+  private final Settings settings;
+  private final Function<ObservedGpu, GpuFacts> factsReader;
+  private final Supplier<ObservedNode> observed;
+  private final ClaimedDevices claimed;
+  private final DraTaints health;
+  private final Consumer<BuiltPool> sink;
+  private final Map<String, GpuFacts> facts = new ConcurrentHashMap<>();
+  private final Object building = new Object();
+  private volatile Outcome last;
+  private volatile BuiltPool current;
+
+  /**
+   * A surface over the reader of facts, the node snapshot's latest observation, the prepared claims
+   * and the health marks.
+   */
+  public PoolSurface(
+      Settings settings,
+      Function<ObservedGpu, GpuFacts> factsReader,
+      Supplier<ObservedNode> observed,
+      ClaimedDevices claimed,
+      DraTaints health,
+      Consumer<BuiltPool> sink) {
+    this.settings = Objects.requireNonNull(settings);
+    this.factsReader = Objects.requireNonNull(factsReader);
+    this.observed = Objects.requireNonNull(observed);
+    this.claimed = Objects.requireNonNull(claimed);
+    this.health = Objects.requireNonNull(health);
+    this.sink = Objects.requireNonNull(sink);
+    this.current =
+        new BuiltPool(
+            PoolContent.empty(settings.driver(), settings.node()), new TreeMap<>(), List.of());
+  }
+
+  @Override
+  public void reconciled(Desired desired, Outcome outcome) {
+    for (ObservedGpu gpu : outcome.observed().gpus()) {
+      if (!facts.containsKey(gpu.uuid())) {
+        try {
+          facts.put(gpu.uuid(), factsReader.apply(gpu));
+        } catch (RuntimeException e) {
+          log.warn(
+              "gpu={} uuid={} left out of the DRA pool: its facts cannot be read ({})",
+              gpu.index(),
+              gpu.uuid(),
+              e.getMessage());
+        }
+      }
+    }
+    last = outcome;
+    rebuild();
+  }
+
+  /** Builds the pool again from what is known now and hands it on; nothing before an outcome. */
+  public void rebuild() {
+    Outcome outcome = last;
+    if (outcome == null) {
+      return;
+    }
+    BuiltPool built;
+    synchronized (building) {
+      ObservedNode node = observed.get();
+      var gpus = new ArrayList<PoolGpu>();
+      for (ObservedGpu gpu : node.gpus()) {
+        GpuFacts known = facts.get(gpu.uuid());
+        if (known != null && known.gpu().equals(gpu.index())) {
+          gpus.add(
+              new PoolGpu(known, gpu, settings.dynamicDevices() && outcome.dynamic(gpu.index())));
+        }
+      }
+      built =
+          PoolBuilder.build(
+              new PoolBuilder.Input(
+                  settings.driver(),
+                  settings.node(),
+                  gpus,
+                  claimed,
+                  health.marks(lost(node)),
+                  settings.taintsDropped()));
+      current = built;
+    }
+    sink.accept(built);
+  }
+
+  /** The pool as last built; empty before the first reconcile. */
+  public PoolContent current() {
+    return current.content();
+  }
+
+  /** The pool as last built, with its reasons and free placements. */
+  public BuiltPool built() {
+    return current;
+  }
+
+  /** Whether a reconcile has ended with this GPU observed: a prepare on it may go ahead. */
+  public boolean reconciled(GpuIndex gpu) {
+    Outcome outcome = last;
+    return outcome != null && outcome.observed(gpu).isPresent();
+  }
+
+  private static Set<GpuIndex> lost(ObservedNode node) {
+    var lost = new TreeSet<GpuIndex>();
+    node.unobserved()
+        .forEach(
+            (gpu, e) -> {
+              if (e instanceof NvmlException nvml && nvml.code() == NvmlReturn.GPU_IS_LOST) {
+                lost.add(gpu);
+              }
+            });
+    return lost;
+  }
+}

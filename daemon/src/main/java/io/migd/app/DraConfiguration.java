@@ -1,0 +1,320 @@
+package io.migd.app;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.migd.cdi.CapabilityNodes;
+import io.migd.cdi.ClaimCdiSpecs;
+import io.migd.claims.ClaimEvents;
+import io.migd.claims.ClaimKey;
+import io.migd.claims.ClaimPreparer;
+import io.migd.claims.ClaimSettings;
+import io.migd.claims.ClaimedDevices;
+import io.migd.devices.DraTaints;
+import io.migd.devices.XidWatcher;
+import io.migd.dra.DraPlugin;
+import io.migd.dra.DraPluginSettings;
+import io.migd.dra.HealthPublisher;
+import io.migd.dra.PreparingClaims;
+import io.migd.execute.Backoff;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.ModelSource;
+import io.migd.metrics.DraMetrics;
+import io.migd.metrics.MeteredClaims;
+import io.migd.node.dra.DraCapabilities;
+import io.migd.node.dra.DraCapabilityProbe;
+import io.migd.node.dra.KubernetesClaimSource;
+import io.migd.node.dra.PublishSettings;
+import io.migd.node.dra.ResourceSlicePublisher;
+import io.migd.node.dra.UnsupportedKubernetesException;
+import io.migd.pool.BuiltPool;
+import io.migd.pool.GpuFactsReader;
+import io.migd.pool.PoolSurface;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.reconcile.DeviceOwnership;
+import io.migd.reconcile.NodeSnapshot;
+import io.migd.reconcile.StaticDeviceGuard;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.DependsOn;
+
+/**
+ * migd as the node's DRA driver ({@code migd.kubelet.mode=dra}, docs/contract.md section 6): the
+ * kubelet plugin (registration, DRA and health services), the pool published as ResourceSlices,
+ * prepare and unprepare with their checkpoint and CDI specs, health as device taints, and the DRA
+ * metrics. Needs {@code NODE_NAME} and an API server of Kubernetes 1.34 or later (refused at start
+ * otherwise, exit 2).
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty(name = "migd.kubelet.enabled", matchIfMissing = true)
+@Conditional(OnKubeletMode.Dra.class)
+@DependsOn({"stateLock", "nvmlSession"})
+class DraConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(DraConfiguration.class);
+
+  /** What the API server takes, probed once at start; too old a server refuses the start. */
+  @Bean
+  DraCapabilities draCapabilities(
+      ObjectProvider<KubernetesClient> client,
+      MigdProperties properties,
+      @Value("${NODE_NAME:}") String nodeName) {
+    KubernetesClient kubernetes = client.getIfAvailable();
+    if (kubernetes == null || nodeName.isBlank()) {
+      throw new UnsupportedKubernetesException(
+          "migd.kubelet.mode=dra needs NODE_NAME (the node's name, from the downward API's"
+              + " spec.nodeName) and the API server: the node's pool is published there as"
+              + " ResourceSlices and claims are read from there");
+    }
+    return new DraCapabilityProbe(kubernetes, properties.dra().driverName(), nodeName.strip())
+        .probe(properties.dra().partitionable());
+  }
+
+  @Bean(destroyMethod = "close")
+  ResourceSlicePublisher resourceSlicePublisher(
+      KubernetesClient client, MigdProperties properties, @Value("${NODE_NAME}") String nodeName) {
+    return ResourceSlicePublisher.start(
+        client,
+        nodeName.strip(),
+        new PublishSettings(
+            properties.dra().qps(),
+            properties.dra().burst(),
+            new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1))));
+  }
+
+  @Bean
+  KubernetesClaimSource claimSource(
+      KubernetesClient client, MigdProperties properties, @Value("${NODE_NAME}") String nodeName) {
+    return new KubernetesClaimSource(client, properties.dra().driverName(), nodeName.strip());
+  }
+
+  @Bean
+  DraTaints draTaints() {
+    return new DraTaints();
+  }
+
+  @Bean(destroyMethod = "close")
+  HealthPublisher draHealth() {
+    return new HealthPublisher(HealthPublisher.RESEND);
+  }
+
+  @Bean
+  DraMetrics draMetrics(MeterRegistry registry, ObjectProvider<DraNode> node) {
+    return new DraMetrics(
+        registry,
+        () -> {
+          DraNode known = node.getIfAvailable();
+          return known == null ? 0 : known.claimed().all().size();
+        });
+  }
+
+  /**
+   * The pool and the preparer, made together since each reads the other: prepare checks claims
+   * against the pool as published, and the pool marks what prepared claims own.
+   */
+  @Bean(destroyMethod = "")
+  DraNode draNode(
+      NvmlSession session,
+      GpuModelCatalog catalog,
+      NodeSnapshot snapshot,
+      MigdProperties properties,
+      @Value("${NODE_NAME}") String nodeName,
+      DraCapabilities capabilities,
+      ResourceSlicePublisher publisher,
+      KubernetesClaimSource claims,
+      DraTaints taints,
+      HealthPublisher health,
+      DraMetrics metrics) {
+    var dra = properties.dra();
+    String node = nodeName.strip();
+    var owned = new AtomicReference<ClaimedDevices>(ClaimedDevices.NONE);
+    ClaimedDevices claimed = () -> owned.get().all();
+    var facts =
+        new GpuFactsReader(
+            session.nvml(), new ModelSource(session.nvml(), catalog), properties.sysfsRoot());
+    var pool =
+        new PoolSurface(
+            new PoolSurface.Settings(
+                dra.driverName(),
+                node,
+                capabilities.dynamicDevices(),
+                !capabilities.deviceTaints()),
+            facts::read,
+            snapshot::latest,
+            claimed,
+            taints,
+            built -> {
+              publisher.publish(built.content());
+              metrics.freePlacements(freePlacements(built));
+              health.publish(PreparedHealth.of(built.content(), claimed));
+            });
+    var preparer =
+        new ClaimPreparer(
+            claims,
+            pool::current,
+            pool::reconciled,
+            session.nvml(),
+            catalog,
+            new ClaimCdiSpecs(properties.cdi().dir(), new CapabilityNodes(dra.procRoot())),
+            new ClaimSettings(
+                dra.driverName(),
+                node,
+                properties.stateDir(),
+                ClaimSettings.bootIdUnder(dra.procRoot()),
+                dra.reclaimAfter()),
+            new ClaimEvents() {
+              @Override
+              public void prepared(ClaimKey claim, PrepareKind kind, Duration took) {
+                metrics.prepared(DraMetrics.Kind.valueOf(kind.name()), took);
+              }
+
+              @Override
+              public void touched(Set<GpuIndex> gpus) {
+                gpus.forEach(snapshot::observeAgain);
+                pool.rebuild();
+              }
+            });
+    owned.set(preparer.claimed());
+    return new DraNode(pool, preparer);
+  }
+
+  /** The prepared claims' devices, for the reconcile and {@code GET /api/v1/gpus}. */
+  @Bean
+  ClaimedDevices claimedDevices(DraNode node) {
+    return node.claimed();
+  }
+
+  /**
+   * The reconcile in dra mode: a prepared claim's device is in use, and a static device a claim is
+   * allocated is never removed (the claims are listed before such a plan).
+   */
+  @Bean
+  DeviceOwnership draOwnership(DraNode node, KubernetesClaimSource claims) {
+    StaticDeviceGuard guard =
+        deviceNames ->
+            claims.listAllocatedToPool().stream()
+                .filter(c -> c.results().stream().anyMatch(r -> deviceNames.contains(r.device())))
+                .map(c -> c.namespace() + "/" + c.name())
+                .toList();
+    return DeviceOwnership.dra(node.claimed(), guard);
+  }
+
+  /**
+   * The kubelet plugin, served and registered at start (before the first reconcile ends: an
+   * unprepare works at once, a prepare on a GPU not reconciled yet is answered a retryable error).
+   */
+  @Bean(destroyMethod = "close")
+  DraPlugin draPlugin(
+      MigdProperties properties, DraNode node, HealthPublisher health, DraMetrics metrics) {
+    var dra = properties.dra();
+    var settings =
+        new DraPluginSettings(
+            dra.driverName(),
+            dra.registryDir(),
+            dra.pluginDirectory(),
+            DraPluginSettings.DEFAULT_SOCKET_CHECK);
+    var plugin =
+        DraPlugin.start(
+            settings, new MeteredClaims(new PreparingClaims(node.preparer()), metrics), health);
+    log.info(
+        "DRA plugin driver={} registration={} dra={}",
+        dra.driverName(),
+        settings.registrationSocket(),
+        settings.draSocket());
+    return plugin;
+  }
+
+  /** XIDs taint devices; the taints go after the recovery period, or at a reset. */
+  @Bean(initMethod = "start", destroyMethod = "close")
+  XidWatcher draXidWatcher(
+      NvmlSession session, DraTaints taints, DraNode node, NodeSnapshot snapshot) {
+    return new XidWatcher(
+        session.nvml(),
+        xid -> {
+          if (taints.onXid(
+              xid.gpu(), xid.gpuInstanceId(), xid.code(), Clock.systemUTC().instant())) {
+            snapshot.observeAgain(xid.gpu());
+            node.pool().rebuild();
+          }
+        },
+        new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30)));
+  }
+
+  /** The recovery of tainted devices, and the periodic claim check, on one thread of their own. */
+  @Bean(destroyMethod = "shutdownNow")
+  ScheduledExecutorService draTimers(
+      NvmlSession session, MigdProperties properties, DraTaints taints, DraNode node) {
+    var timers =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("migd-dra-timers").daemon().factory());
+    Duration recovery = properties.health().recoveryPeriod();
+    long every = KubeletConfiguration.healthCheckInterval(recovery).toMillis();
+    var nvml = session.nvml();
+    timers.scheduleWithFixedDelay(
+        () ->
+            logged(
+                "recovering tainted devices",
+                () -> {
+                  boolean cleared =
+                      taints.recover(
+                          Clock.systemUTC().instant(),
+                          recovery,
+                          gpu -> {
+                            nvml.inSequence(() -> nvml.uuid(nvml.deviceByIndex(gpu.value())));
+                            return true;
+                          });
+                  if (cleared) {
+                    node.pool().rebuild();
+                  }
+                }),
+        every,
+        every,
+        TimeUnit.MILLISECONDS);
+    long check = properties.dra().claimCheck().toMillis();
+    timers.scheduleWithFixedDelay(
+        () ->
+            logged(
+                "checking prepared claims against the API server",
+                () ->
+                    node.preparer()
+                        .claimCheck()
+                        .forEach(answer -> log.info("DRA claim check: {}", answer))),
+        check,
+        check,
+        TimeUnit.MILLISECONDS);
+    return timers;
+  }
+
+  private static void logged(String doing, Runnable work) {
+    try {
+      work.run();
+    } catch (RuntimeException e) {
+      log.warn("{} failed; the next run tries again", doing, e);
+    }
+  }
+
+  private static Map<Integer, Map<String, Integer>> freePlacements(BuiltPool built) {
+    var perGpu = new HashMap<Integer, Map<String, Integer>>();
+    built
+        .freePlacements()
+        .forEach(
+            f ->
+                perGpu
+                    .computeIfAbsent(f.gpu().value(), g -> new HashMap<>())
+                    .put(f.profile(), f.free()));
+    return perGpu;
+  }
+}
