@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import com.marcnuri.helm.Helm;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -105,7 +106,10 @@ class ChartNodeGroupsTest {
     assertThatThrownBy(
             () ->
                 Chart.render(
-                    Map.of("nodeGroups[0].name", "", "nodeGroups[1].name", "h100"), KUBERNETES))
+                    Map.of(
+                        "nodeGroups[0].kubelet.mode", "device-plugin",
+                        "nodeGroups[1].name", "h100"),
+                    KUBERNETES))
         .hasMessageContaining("nodeGroups[0] has no name");
   }
 
@@ -124,6 +128,28 @@ class ChartNodeGroupsTest {
         .hasMessageContaining("/nodeGroups/0/kubelet/mode");
     assertThatThrownBy(() -> Chart.render(Map.of("nodeGroups[0].selector.a", "b")))
         .hasMessageContaining("additional properties 'selector' not allowed");
+  }
+
+  @Test
+  void theInstallNotesNameEachGroupsDaemonSetModeAndNodes() {
+    var notes =
+        new Helm(Chart.DIR)
+            .install()
+            .withName(Chart.RELEASE)
+            .withNamespace(Chart.NAMESPACE)
+            .withKubeVersion(KUBERNETES)
+            .withValuesFile(Chart.valuesPath("node-groups"))
+            .clientOnly()
+            .dryRun()
+            .call()
+            .getOutput();
+
+    assertThat(notes)
+        .contains(
+            "DaemonSet migd-a100 (device-plugin) on the nodes matching"
+                + " {\"gpu-pool\":\"a100\",\"nvidia.com/gpu.present\":\"true\"}",
+            "DaemonSet migd-h100 (dra) on the nodes matching",
+            "kubectl get resourceslices --field-selector spec.nodeName=NODE");
   }
 
   private static Map<String, String> nodeSelector(JsonNode daemonSet) {
