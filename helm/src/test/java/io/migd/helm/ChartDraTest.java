@@ -110,7 +110,8 @@ class ChartDraTest {
                 + "\"");
     assertThat(policy.path("variables").get(0).path("expression").asString())
         .isEqualTo(
-            "request.userInfo.extra[?'authentication.kubernetes.io/node-name'][0].orValue('')");
+            "'authentication.kubernetes.io/node-name' in request.userInfo.extra ?"
+                + " request.userInfo.extra['authentication.kubernetes.io/node-name'][0] : ''");
     assertThat(policy.path("variables").get(1).path("expression").asString())
         .isEqualTo(
             "(request.operation == 'DELETE' ? oldObject : object).spec.?nodeName.orValue('')");
