@@ -61,4 +61,74 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- if and .Values.serviceMonitor.enabled (not .Values.service.enabled) }}
 {{- fail "serviceMonitor.enabled needs service.enabled: the ServiceMonitor selects the Service" }}
 {{- end }}
+{{- include "migd.validateNodeGroups" . }}
+{{- end }}
+
+{{/* Refuses node groups that would put two migds on a node or cannot run, naming the group. */}}
+{{- define "migd.validateNodeGroups" -}}
+{{- $names := dict }}
+{{- $surge := dig "rollingUpdate" "maxSurge" 0 (.Values.updateStrategy | default dict) }}
+{{- range $i, $group := .Values.nodeGroups }}
+{{- $name := $group.name | default "" }}
+{{- if and (not $name) (gt (len $.Values.nodeGroups) 1) }}
+{{- fail (printf "nodeGroups[%d] has no name: a group without a name is allowed only alone (its DaemonSet takes the release's name), so name every group when there are several" $i) }}
+{{- end }}
+{{- if hasKey $names $name }}
+{{- fail (printf "nodeGroups[%d]: the name %s is taken by another group: each group is a DaemonSet named after it" $i $name) }}
+{{- end }}
+{{- $_ := set $names $name true }}
+{{- if eq (include "migd.kubeletMode" $group) "dra" }}
+{{- if semverCompare "<1.34.0-0" $.Capabilities.KubeVersion.Version }}
+{{- fail (printf "nodeGroups[%d] (%s) is in kubelet.mode dra, which needs Kubernetes 1.34 or later (resource.k8s.io/v1); this cluster is %s" $i (default "the default group" $name) $.Capabilities.KubeVersion.Version) }}
+{{- end }}
+{{- if and (eq ($.Values.updateStrategy.type | default "RollingUpdate") "RollingUpdate") (ne (toString $surge) "0") }}
+{{- fail (printf "nodeGroups[%d] (%s) is in kubelet.mode dra, which needs updateStrategy.rollingUpdate.maxSurge 0 (it is %v): a surge pod would be a second DRA driver of the node's pool" $i (default "the default group" $name) $surge) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- if and .Values.dra.deviceClasses.create (not (include "migd.draEnabled" .)) }}
+{{- fail "dra.deviceClasses.create needs a node group in kubelet.mode dra: without one no node publishes the classes' devices" }}
+{{- end }}
+{{- if and .Values.dra.extendedResources (not .Values.dra.deviceClasses.create) }}
+{{- fail "dra.extendedResources needs dra.deviceClasses.create: the extended resources are DeviceClasses" }}
+{{- end }}
+{{- end }}
+
+{{/* A node group's kubelet mode (device-plugin unless it says dra). */}}
+{{- define "migd.kubeletMode" -}}
+{{- dig "kubelet" "mode" "device-plugin" . }}
+{{- end }}
+
+{{/* "true" when a node group is in kubelet.mode dra, else empty. */}}
+{{- define "migd.draEnabled" -}}
+{{- range .Values.nodeGroups }}
+{{- if eq (include "migd.kubeletMode" .) "dra" }}true{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* A node group's DaemonSet name: the release's full name, with the group's name when it has one. */}}
+{{- define "migd.groupFullname" -}}
+{{- if .group.name }}
+{{- printf "%s-%s" (include "migd.fullname" .root) .group.name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- include "migd.fullname" .root }}
+{{- end }}
+{{- end }}
+
+{{/* A node group's nodeSelector: the group's keys over the chart's; a group's null drops a key. */}}
+{{- define "migd.groupNodeSelector" -}}
+{{- $selector := deepCopy (.root.Values.nodeSelector | default dict) }}
+{{- range $key, $value := (.group.nodeSelector | default dict) }}
+{{- if kindIs "invalid" $value }}
+{{- $_ := unset $selector $key }}
+{{- else }}
+{{- $_ := set $selector $key $value }}
+{{- end }}
+{{- end }}
+{{- toYaml $selector }}
+{{- end }}
+
+{{/* The DRA socket directory: <hostPaths.kubeletPlugins>/<dra.driverName>, the same path in the pod. */}}
+{{- define "migd.draPluginDir" -}}
+{{- printf "%s/%s" (.Values.hostPaths.kubeletPlugins | trimSuffix "/") .Values.dra.driverName }}
 {{- end }}

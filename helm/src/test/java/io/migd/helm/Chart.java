@@ -3,15 +3,20 @@ package io.migd.helm;
 import com.marcnuri.helm.Helm;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
-/** The chart in {@code helm/migd}, rendered as {@code helm template} does for Kubernetes 1.33. */
+/**
+ * The chart in {@code helm/migd}, rendered as {@code helm template} does, for Kubernetes 1.33
+ * unless a test names another version.
+ */
 final class Chart {
   static final Path DIR = Path.of("migd");
+  static final String KUBERNETES = "1.33.0";
   static final String RELEASE = "migd";
   static final String NAMESPACE = "gpu-system";
 
@@ -31,10 +36,27 @@ final class Chart {
 
   /** The objects the chart renders with these {@code --set} values. */
   static Manifests render(Map<String, Object> values) {
+    return render(values, KUBERNETES);
+  }
+
+  /** The objects the chart renders with these {@code --set} values for this Kubernetes version. */
+  static Manifests render(Map<String, Object> values, String kubernetes) {
     return render(
         t -> {
           values.forEach(t::set);
-          return t;
+          return t.withKubeVersion(kubernetes);
+        });
+  }
+
+  /**
+   * The objects the chart renders with the values file {@code values/<name>.yaml} and these {@code
+   * --set} values, for this Kubernetes version.
+   */
+  static Manifests render(String valuesFile, Map<String, Object> values, String kubernetes) {
+    return render(
+        t -> {
+          values.forEach(t::set);
+          return t.withValuesFile(valuesPath(valuesFile)).withKubeVersion(kubernetes);
         });
   }
 
@@ -48,7 +70,7 @@ final class Chart {
             .template()
             .withName(RELEASE)
             .withNamespace(NAMESPACE)
-            .withKubeVersion("1.33.0");
+            .withKubeVersion(KUBERNETES);
     return parse(options.apply(command).call());
   }
 
@@ -91,18 +113,44 @@ final class Chart {
       return objects.stream().map(o -> o.path("kind").asString()).sorted().toList();
     }
 
+    /** The object of this kind and name. */
+    JsonNode named(String kind, String name) {
+      return ofKind(kind).stream()
+          .filter(o -> o.path("metadata").path("name").asString().equals(name))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no " + kind + " named " + name));
+    }
+
+    /** The names of the objects of this kind, in the order rendered. */
+    List<String> names(String kind) {
+      return ofKind(kind).stream().map(o -> o.path("metadata").path("name").asString()).toList();
+    }
+
     JsonNode podSpec() {
-      return one("DaemonSet").path("spec").path("template").path("spec");
+      return podSpec(one("DaemonSet"));
     }
 
     JsonNode container() {
-      return podSpec().path("containers").get(0);
+      return container(one("DaemonSet"));
     }
 
     /** The migd container's environment: name to value (valueFrom as its field path). */
     Map<String, String> env() {
-      var env = new java.util.LinkedHashMap<String, String>();
-      for (var e : container().path("env")) {
+      return env(one("DaemonSet"));
+    }
+
+    static JsonNode podSpec(JsonNode daemonSet) {
+      return daemonSet.path("spec").path("template").path("spec");
+    }
+
+    static JsonNode container(JsonNode daemonSet) {
+      return podSpec(daemonSet).path("containers").get(0);
+    }
+
+    /** A DaemonSet's migd container's environment: name to value (valueFrom as its field path). */
+    static Map<String, String> env(JsonNode daemonSet) {
+      var env = new LinkedHashMap<String, String>();
+      for (var e : container(daemonSet).path("env")) {
         var value =
             e.has("value")
                 ? e.path("value").asString()
