@@ -39,6 +39,8 @@ class ChartDefaultsTest {
     var pod = CHART.podSpec();
 
     assertThat(pod.path("hostPID").asBoolean()).isTrue();
+    assertThat(pod.path("enableServiceLinks").isBoolean()).isTrue();
+    assertThat(pod.path("enableServiceLinks").asBoolean()).isFalse();
     assertThat(pod.path("hostNetwork").asBoolean()).isFalse();
     assertThat(pod.path("initContainers").isMissingNode()).isTrue();
     assertThat(pod.path("containers")).hasSize(1);
