@@ -344,24 +344,28 @@ public final class ClaimPreparer implements AutoCloseable {
         cdi.remove(key.uid());
         return new UnprepareAnswer.Unprepared(key);
       }
-      boolean now = settings.reclaimAfter().isZero();
-      tell(() -> events.touched(gpus(known.get().devices())));
-      for (Device d : known.get().devices()) {
-        if (d.kind() == Kind.CREATED) {
-          lanes.run(
-              d.gpu(),
-              () -> {
-                instances.release(d, owners(checkpoint, d.gpu(), key.uid()), now);
-                return null;
-              });
+      try {
+        boolean now = settings.reclaimAfter().isZero();
+        for (Device d : known.get().devices()) {
+          if (d.kind() == Kind.CREATED) {
+            lanes.run(
+                d.gpu(),
+                () -> {
+                  instances.release(d, owners(checkpoint, d.gpu(), key.uid()), now);
+                  return null;
+                });
+          }
         }
-      }
-      cdi.remove(key.uid());
-      checkpoint.remove(key.uid());
-      if (!now) {
-        known.get().devices().stream()
-            .filter(d -> d.kind() == Kind.CREATED)
-            .forEach(d -> lanes.later(d.gpu(), settings.reclaimAfter(), () -> reclaim(d)));
+        cdi.remove(key.uid());
+        checkpoint.remove(key.uid());
+        if (!now) {
+          known.get().devices().stream()
+              .filter(d -> d.kind() == Kind.CREATED)
+              .forEach(d -> lanes.later(d.gpu(), settings.reclaimAfter(), () -> reclaim(d)));
+        }
+      } finally {
+        // after the destroys, so the snapshot observes what they left
+        tell(() -> events.touched(gpus(known.get().devices())));
       }
       log.info("claim={} unprepared", key.uid());
       return new UnprepareAnswer.Unprepared(key);
