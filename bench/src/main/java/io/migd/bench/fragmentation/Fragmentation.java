@@ -8,6 +8,8 @@ import io.migd.pool.testing.PublishedSlice;
 import io.migd.pool.testing.TestAllocator;
 import io.migd.pool.testing.TestClaim;
 import io.migd.profiles.GpuModelCatalog;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -41,11 +43,24 @@ public final class Fragmentation {
   private static final Map<String, Integer> MIX =
       Map.of("1g.10gb", 50, "2g.20gb", 20, "3g.40gb", 15, "4g.40gb", 10, "7g.80gb", 5);
 
-  /** What one run counted. */
-  record Result(int claims, int refused, int stranded) {}
+  /**
+   * What one run counted.
+   *
+   * @param stranded refused although a GPU had as many free memory slices as the profile takes
+   * @param movable refused although a GPU could hold it with its instances placed elsewhere
+   */
+  record Result(int claims, int refused, int stranded, int movable) {
+    Result plus(Result other) {
+      return new Result(
+          claims + other.claims,
+          refused + other.refused,
+          stranded + other.stranded,
+          movable + other.movable);
+    }
+  }
 
   /** A claim's device: where it is. */
-  private record Held(String device, int gpu, int size) {}
+  private record Held(String device, int gpu, GpuFacts.MigProfile profile) {}
 
   private Fragmentation() {}
 
@@ -70,45 +85,47 @@ public final class Fragmentation {
         count,
         load,
         memorySlices);
-    System.out.println("seed  claims  migd:stranded refused  nvidia:stranded refused");
+    System.out.println(
+        "seed  claims   migd: stranded movable refused   nvidia: stranded movable refused");
     long started = System.nanoTime();
-    int migdStranded = 0;
-    int nvidiaStranded = 0;
-    int migdRefused = 0;
-    int nvidiaRefused = 0;
-    int worse = 0;
+    var migdTotal = new Result(0, 0, 0, 0);
+    var nvidiaTotal = new Result(0, 0, 0, 0);
+    int strandsMore = 0;
+    int refusesMore = 0;
     for (int seed = 1; seed <= seeds; seed++) {
       var events = Workload.events(seed, count, mix, load, memorySlices);
       var migd = run(events, gpus, MIGD_ORDER);
       var nvidia = run(events, gpus, NVIDIA_ORDER);
-      System.out.printf(
-          Locale.ROOT,
-          "%4d  %6d  %13d %7d  %15d %7d%n",
-          seed,
-          migd.claims(),
-          migd.stranded(),
-          migd.refused(),
-          nvidia.stranded(),
-          nvidia.refused());
-      migdStranded += migd.stranded();
-      nvidiaStranded += nvidia.stranded();
-      migdRefused += migd.refused();
-      nvidiaRefused += nvidia.refused();
-      worse += migd.stranded() > nvidia.stranded() ? 1 : 0;
+      print(Integer.toString(seed), migd, nvidia);
+      migdTotal = migdTotal.plus(migd);
+      nvidiaTotal = nvidiaTotal.plus(nvidia);
+      strandsMore += migd.stranded() > nvidia.stranded() ? 1 : 0;
+      refusesMore += migd.refused() > nvidia.refused() ? 1 : 0;
     }
+    print("all", migdTotal, nvidiaTotal);
     System.out.printf(
         Locale.ROOT,
-        "total         %13d %7d  %15d %7d%n",
-        migdStranded,
-        migdRefused,
-        nvidiaStranded,
-        nvidiaRefused);
-    System.out.printf(
-        Locale.ROOT,
-        "stranded refusals migd/nvidia = %.3f; seeds where migd strands more: %d; %.1f s%n",
-        nvidiaStranded == 0 ? Double.NaN : (double) migdStranded / nvidiaStranded,
-        worse,
+        "migd/nvidia: stranded %.3f, refused %.3f; seeds where migd strands more %d, refuses more"
+            + " %d; %.1f s%n",
+        (double) migdTotal.stranded() / nvidiaTotal.stranded(),
+        (double) migdTotal.refused() / nvidiaTotal.refused(),
+        strandsMore,
+        refusesMore,
         (System.nanoTime() - started) / 1e9);
+  }
+
+  private static void print(String seed, Result migd, Result nvidia) {
+    System.out.printf(
+        Locale.ROOT,
+        "%4s  %6d  %15d %7d %7d  %16d %7d %7d%n",
+        seed,
+        migd.claims(),
+        migd.stranded(),
+        migd.movable(),
+        migd.refused(),
+        nvidia.stranded(),
+        nvidia.movable(),
+        nvidia.refused());
   }
 
   /** Plays the events against a fresh allocator over the pool {@code order} publishes. */
@@ -120,6 +137,7 @@ public final class Fragmentation {
     int claims = 0;
     int refused = 0;
     int stranded = 0;
+    int movable = 0;
     for (var event : events) {
       var claim = event.claim();
       String uid = "claim-" + claim.id();
@@ -142,15 +160,14 @@ public final class Fragmentation {
         if (!(origin instanceof DeviceOrigin.DynamicPlacement placement)) {
           throw new IllegalStateException(device + " is not a MIG placement");
         }
-        held.put(claim.id(), new Held(device, placement.gpu().value(), placement.size()));
+        held.put(claim.id(), new Held(device, placement.gpu().value(), claim.profile()));
       } else {
         refused++;
-        if (wouldFit(claim.profile(), gpus, held)) {
-          stranded++;
-        }
+        stranded += wouldFit(claim.profile(), gpus, held) ? 1 : 0;
+        movable += couldMove(claim.profile(), gpus, held) ? 1 : 0;
       }
     }
-    return new Result(claims, refused, stranded);
+    return new Result(claims, refused, stranded, movable);
   }
 
   /** Whether some GPU's free memory slices are as many as the profile takes. */
@@ -160,7 +177,7 @@ public final class Fragmentation {
       int used =
           held.values().stream()
               .filter(h -> h.gpu() == gpu.gpu().value())
-              .mapToInt(Held::size)
+              .mapToInt(h -> h.profile().sliceCount())
               .sum();
       int slices =
           gpu.profiles().stream()
@@ -169,6 +186,36 @@ public final class Fragmentation {
               .max()
               .orElse(0);
       if (slices - used >= profile.sliceCount()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether some GPU holds its claims' profiles and this one too, at placements of its own. */
+  private static boolean couldMove(
+      GpuFacts.MigProfile profile, List<GpuFacts> gpus, Map<Integer, Held> held) {
+    for (var gpu : gpus) {
+      var wanted = new ArrayList<GpuFacts.MigProfile>();
+      wanted.add(profile);
+      held.values().stream()
+          .filter(h -> h.gpu() == gpu.gpu().value())
+          .forEach(h -> wanted.add(h.profile()));
+      wanted.sort(Comparator.comparingInt(GpuFacts.MigProfile::sliceCount).reversed());
+      if (place(wanted, 0, 0L)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean place(List<GpuFacts.MigProfile> wanted, int next, long used) {
+    if (next == wanted.size()) {
+      return true;
+    }
+    for (var at : wanted.get(next).placements()) {
+      long mask = ((1L << at.size()) - 1) << at.start();
+      if ((used & mask) == 0 && place(wanted, next + 1, used | mask)) {
         return true;
       }
     }
