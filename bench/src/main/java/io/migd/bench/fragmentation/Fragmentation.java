@@ -1,0 +1,224 @@
+package io.migd.bench.fragmentation;
+
+import io.migd.pool.DeviceOrigin;
+import io.migd.pool.GpuFacts;
+import io.migd.pool.PoolContent;
+import io.migd.pool.testing.DeviceRequest;
+import io.migd.pool.testing.PublishedSlice;
+import io.migd.pool.testing.TestAllocator;
+import io.migd.pool.testing.TestClaim;
+import io.migd.profiles.GpuModelCatalog;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+/**
+ * How often a claim is refused although a GPU's free memory slices would hold it (fragmentation),
+ * when the scheduler allocates first-fit over migd's device order versus NVIDIA's (issue 18,
+ * "Benchmarks"): an all-dynamic node of 8 H100, a seeded stream of claim and release events for
+ * profiles 1g:2g:3g:4g:7g = 50:20:15:10:5, each claim allocated by the test allocator (the 1.36
+ * scheduler's rules) over the pool as published at that moment, and prepared at once.
+ *
+ * <p>Arguments: seeds (default 20, seeds 1..n), events per seed (default 10,000), offered load
+ * (default 0.9: memory slices asked for over the node's, on average).
+ */
+public final class Fragmentation {
+  static final String DRIVER = "gpu.nvidia.com";
+  static final String NODE = "bench-node";
+  static final String MODEL = "H100-SXM5-80GB";
+  static final int GPUS = 8;
+
+  /** TEMPORARY: migd's order until {@code io.migd.pool.PoolBuilder} lands (see InterimMigdPool). */
+  static final Function<BenchState, PoolContent> MIGD_ORDER = InterimMigdPool::build;
+
+  /** NVIDIA's order: the same devices, each GPU's sorted by name. */
+  static final Function<BenchState, PoolContent> NVIDIA_ORDER = MIGD_ORDER.andThen(NvidiaOrder::of);
+
+  private static final Map<String, Integer> MIX =
+      Map.of("1g.10gb", 50, "2g.20gb", 20, "3g.40gb", 15, "4g.40gb", 10, "7g.80gb", 5);
+
+  /**
+   * What one run counted.
+   *
+   * @param stranded refused although a GPU had as many free memory slices as the profile takes
+   * @param movable refused although a GPU could hold it with its instances placed elsewhere
+   */
+  record Result(int claims, int refused, int stranded, int movable) {
+    Result plus(Result other) {
+      return new Result(
+          claims + other.claims,
+          refused + other.refused,
+          stranded + other.stranded,
+          movable + other.movable);
+    }
+  }
+
+  /** A claim's device: where it is. */
+  private record Held(String device, int gpu, GpuFacts.MigProfile profile) {}
+
+  private Fragmentation() {}
+
+  /** Runs every seed over both orders and prints one line per seed and the totals. */
+  public static void main(String[] args) {
+    int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+    int count = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
+    double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.9;
+    var model = GpuModelCatalog.builtIn().byKey(MODEL).orElseThrow();
+    var gpus = IntStream.range(0, GPUS).mapToObj(i -> CatalogFacts.of(model, i)).toList();
+    var mix =
+        gpus.getFirst().profiles().stream()
+            .filter(p -> MIX.containsKey(p.name()))
+            .map(p -> new Workload.Share(p, MIX.get(p.name())))
+            .toList();
+    int memorySlices = GPUS * model.memorySlices();
+    System.out.printf(
+        Locale.ROOT,
+        "%d x %s, %d events a seed, offered load %.2f of %d memory slices%n",
+        GPUS,
+        MODEL,
+        count,
+        load,
+        memorySlices);
+    System.out.println(
+        "seed  claims   migd: stranded movable refused   nvidia: stranded movable refused");
+    long started = System.nanoTime();
+    var migdTotal = new Result(0, 0, 0, 0);
+    var nvidiaTotal = new Result(0, 0, 0, 0);
+    int strandsMore = 0;
+    int refusesMore = 0;
+    for (int seed = 1; seed <= seeds; seed++) {
+      var events = Workload.events(seed, count, mix, load, memorySlices);
+      var migd = run(events, gpus, MIGD_ORDER);
+      var nvidia = run(events, gpus, NVIDIA_ORDER);
+      print(Integer.toString(seed), migd, nvidia);
+      migdTotal = migdTotal.plus(migd);
+      nvidiaTotal = nvidiaTotal.plus(nvidia);
+      strandsMore += migd.stranded() > nvidia.stranded() ? 1 : 0;
+      refusesMore += migd.refused() > nvidia.refused() ? 1 : 0;
+    }
+    print("all", migdTotal, nvidiaTotal);
+    System.out.printf(
+        Locale.ROOT,
+        "migd/nvidia: stranded %.3f, refused %.3f; seeds where migd strands more %d, refuses more"
+            + " %d; %.1f s%n",
+        (double) migdTotal.stranded() / nvidiaTotal.stranded(),
+        (double) migdTotal.refused() / nvidiaTotal.refused(),
+        strandsMore,
+        refusesMore,
+        (System.nanoTime() - started) / 1e9);
+  }
+
+  private static void print(String seed, Result migd, Result nvidia) {
+    System.out.printf(
+        Locale.ROOT,
+        "%4s  %6d  %15d %7d %7d  %16d %7d %7d%n",
+        seed,
+        migd.claims(),
+        migd.stranded(),
+        migd.movable(),
+        migd.refused(),
+        nvidia.stranded(),
+        nvidia.movable(),
+        nvidia.refused());
+  }
+
+  /** Plays the events against a fresh allocator over the pool {@code order} publishes. */
+  static Result run(
+      List<Workload.Event> events, List<GpuFacts> gpus, Function<BenchState, PoolContent> order) {
+    var allocator = new TestAllocator();
+    var held = new HashMap<Integer, Held>();
+    long generation = 0;
+    int claims = 0;
+    int refused = 0;
+    int stranded = 0;
+    int movable = 0;
+    for (var event : events) {
+      var claim = event.claim();
+      String uid = "claim-" + claim.id();
+      if (event.release()) {
+        if (held.remove(claim.id()) != null) {
+          allocator.release(uid);
+        }
+        continue;
+      }
+      claims++;
+      var devices = held.values().stream().map(Held::device).toList();
+      var content = order.apply(new BenchState(DRIVER, NODE, gpus, Set.copyOf(devices)));
+      var allocated =
+          allocator.allocate(
+              TestClaim.of(uid, DeviceRequest.profile("mig", claim.profile().name())),
+              PublishedSlice.of(content, ++generation));
+      if (allocated.isPresent()) {
+        String device = TestAllocator.deviceNames(allocated.get()).getFirst();
+        var origin = content.device(device).orElseThrow().origin();
+        if (!(origin instanceof DeviceOrigin.DynamicPlacement placement)) {
+          throw new IllegalStateException(device + " is not a MIG placement");
+        }
+        held.put(claim.id(), new Held(device, placement.gpu().value(), claim.profile()));
+      } else {
+        refused++;
+        stranded += wouldFit(claim.profile(), gpus, held) ? 1 : 0;
+        movable += couldMove(claim.profile(), gpus, held) ? 1 : 0;
+      }
+    }
+    return new Result(claims, refused, stranded, movable);
+  }
+
+  /** Whether some GPU's free memory slices are as many as the profile takes. */
+  private static boolean wouldFit(
+      GpuFacts.MigProfile profile, List<GpuFacts> gpus, Map<Integer, Held> held) {
+    for (var gpu : gpus) {
+      int used =
+          held.values().stream()
+              .filter(h -> h.gpu() == gpu.gpu().value())
+              .mapToInt(h -> h.profile().sliceCount())
+              .sum();
+      int slices =
+          gpu.profiles().stream()
+              .flatMap(p -> p.placements().stream())
+              .mapToInt(at -> at.start() + at.size())
+              .max()
+              .orElse(0);
+      if (slices - used >= profile.sliceCount()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether some GPU holds its claims' profiles and this one too, at placements of its own. */
+  private static boolean couldMove(
+      GpuFacts.MigProfile profile, List<GpuFacts> gpus, Map<Integer, Held> held) {
+    for (var gpu : gpus) {
+      var wanted = new ArrayList<GpuFacts.MigProfile>();
+      wanted.add(profile);
+      held.values().stream()
+          .filter(h -> h.gpu() == gpu.gpu().value())
+          .forEach(h -> wanted.add(h.profile()));
+      wanted.sort(Comparator.comparingInt(GpuFacts.MigProfile::sliceCount).reversed());
+      if (place(wanted, 0, 0L)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean place(List<GpuFacts.MigProfile> wanted, int next, long used) {
+    if (next == wanted.size()) {
+      return true;
+    }
+    for (var at : wanted.get(next).placements()) {
+      long mask = ((1L << at.size()) - 1) << at.start();
+      if ((used & mask) == 0 && place(wanted, next + 1, used | mask)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
