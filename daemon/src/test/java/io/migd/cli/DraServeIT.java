@@ -18,6 +18,13 @@ import io.migd.api.dra.v1.DRAPluginGrpc;
 import io.migd.api.dra.v1.NodePrepareResourcesRequest;
 import io.migd.api.dra.v1.NodeUnprepareResourcesRequest;
 import io.migd.dra.FakeDraKubelet;
+import io.migd.node.dra.PublishedPool;
+import io.migd.node.dra.ResourceSliceReader;
+import io.migd.pool.testing.DeviceRequest;
+import io.migd.pool.testing.PoolValidator;
+import io.migd.pool.testing.PublishedSlice;
+import io.migd.pool.testing.TestAllocator;
+import io.migd.pool.testing.TestClaim;
 import io.migd.sim.SimulatedProc;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -121,7 +128,6 @@ class DraServeIT {
               .atMost(PATIENCE)
               .until(() -> deviceSlice("gpu-1-mig-1g10gb-19-"), Optional::isPresent)
               .orElseThrow();
-      String device = firstDevice(h100, "gpu-1-mig-1g10gb-19-");
       assertThat(h100.getSpec().getPool().getName()).isEqualTo(NODE);
       // the T4 is a whole GPU, and the A100's MIG devices appear once the loop enabled MIG
       await()
@@ -132,6 +138,23 @@ class DraServeIT {
                 assertThat(deviceSlice("gpu-0-mig-1g5gb-19-")).isPresent();
               });
 
+      // the test allocator, as the 1.36 scheduler, over the pool as published (and valid)
+      var allocator = new TestAllocator();
+      var allocation =
+          allocator
+              .allocate(
+                  TestClaim.of(
+                      "pending",
+                      new DeviceRequest(
+                          "gpu",
+                          1,
+                          List.of(new DeviceRequest.Selector.TextIs("profile", "3g.40gb")))),
+                  published())
+              .orElseThrow();
+      String device = TestAllocator.deviceNames(allocation).getFirst();
+      assertThat(device)
+          .as("the H100's most preferred 3g.40gb placement (the A100 has no 3g.40gb)")
+          .isEqualTo(firstDevice(h100, "gpu-1-mig-3g40gb-"));
       // the API server gives the claim its UID
       String uid =
           client
@@ -200,7 +223,7 @@ class DraServeIT {
       String migUuid = slice.path("uuid").asText();
       assertThat(migUuid).startsWith("MIG-");
 
-      // the pool is republished with the prepared device's UUID
+      // the pool is republished with the prepared device's UUID, still valid
       await()
           .atMost(PATIENCE)
           .untilAsserted(
@@ -208,6 +231,7 @@ class DraServeIT {
                   assertThat(deviceNamed(device).orElseThrow().getAttributes().get("uuid"))
                       .isNotNull()
                       .satisfies(a -> assertThat(a.getString()).isEqualTo(migUuid)));
+      assertThat(PoolValidator.problems(published())).isEmpty();
 
       var unprepared =
           dra.nodeUnprepareResources(
@@ -225,6 +249,21 @@ class DraServeIT {
           .contains("migd_dra_prepare_duration_seconds_count{kind=\"created\"} 1");
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
+  }
+
+  /** The node's pool as the API server has it, checked against the API's rules and limits. */
+  private List<PublishedSlice> published() {
+    PublishedPool pool = new ResourceSliceReader(client).read(DRIVER, NODE).orElseThrow();
+    assertThat(pool.complete()).as("every slice of generation %d", pool.generation()).isTrue();
+    var slices =
+        pool.content().slices().stream()
+            .map(
+                s ->
+                    new PublishedSlice(
+                        DRIVER, NODE, s, pool.generation(), (int) pool.resourceSliceCount()))
+            .toList();
+    assertThat(PoolValidator.problems(slices)).isEmpty();
+    return slices;
   }
 
   private Optional<ResourceSlice> deviceSlice(String devicePrefix) {
