@@ -3,6 +3,7 @@ package io.migd.devices;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.Usage;
 import io.migd.pool.DeviceTaints;
+import io.migd.reconcile.GpuReset;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,6 +54,17 @@ public final class DraTaints {
         DeviceTaints.XID_KEY,
         xid);
     return true;
+  }
+
+  /** {@code reset}, clearing a GPU's taints when it was reset. */
+  public GpuReset watching(GpuReset reset) {
+    return gpu -> {
+      GpuReset.Result result = reset.reset(gpu);
+      if (result instanceof GpuReset.Result.Done) {
+        gpuReset(gpu.index());
+      }
+      return result;
+    };
   }
 
   /** The GPU was reset: what its XIDs reported is cleared. */

@@ -11,6 +11,7 @@ import io.migd.reconcile.Desired;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.OutcomeListener;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -69,6 +70,8 @@ public final class PoolSurface implements OutcomeListener {
   private final Object building = new Object();
   private volatile Outcome last;
   private volatile BuiltPool current;
+  // static devices a plan is about to remove: left out until the next outcome
+  private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
 
   /**
    * A surface over the reader of facts, the node snapshot's latest observation, the prepared claims
@@ -108,7 +111,21 @@ public final class PoolSurface implements OutcomeListener {
       }
     }
     last = outcome;
+    // the plan that was to remove them has run (or was blocked): publish what is there now
+    withdrawn.clear();
     rebuild();
+  }
+
+  /**
+   * Leaves these static devices out of the pool until the next outcome, and republishes: a plan is
+   * about to remove them, so no claim may be allocated them from now on (DESIGN section 12, "Who
+   * owns what").
+   */
+  public void withdraw(Collection<String> deviceNames) {
+    if (withdrawn.addAll(deviceNames)) {
+      log.info("withdrawing devices={} from the pool: a plan removes them", deviceNames);
+      rebuild();
+    }
   }
 
   /** Builds the pool again from what is known now and hands it on; nothing before an outcome. */
@@ -129,14 +146,16 @@ public final class PoolSurface implements OutcomeListener {
         }
       }
       built =
-          PoolBuilder.build(
-              new PoolBuilder.Input(
-                  settings.driver(),
-                  settings.node(),
-                  gpus,
-                  claimed,
-                  health.marks(lost(node)),
-                  settings.taintsDropped()));
+          without(
+              PoolBuilder.build(
+                  new PoolBuilder.Input(
+                      settings.driver(),
+                      settings.node(),
+                      gpus,
+                      claimed,
+                      health.marks(lost(node)),
+                      settings.taintsDropped())),
+              Set.copyOf(withdrawn));
       current = built;
     }
     sink.accept(built);
@@ -156,6 +175,26 @@ public final class PoolSurface implements OutcomeListener {
   public boolean reconciled(GpuIndex gpu) {
     Outcome outcome = last;
     return outcome != null && outcome.observed(gpu).isPresent();
+  }
+
+  private static BuiltPool without(BuiltPool built, Set<String> names) {
+    if (names.isEmpty()) {
+      return built;
+    }
+    var slices =
+        built.content().slices().stream()
+            .map(
+                slice ->
+                    slice.content() instanceof PoolSlice.Devices(var gpu, var devices)
+                        ? new PoolSlice(
+                            slice.name(),
+                            new PoolSlice.Devices(
+                                gpu,
+                                devices.stream().filter(d -> !names.contains(d.name())).toList()))
+                        : slice)
+            .toList();
+    var content = new PoolContent(built.content().driver(), built.content().pool(), slices);
+    return new BuiltPool(content, built.reasons(), built.freePlacements());
   }
 
   private static Set<GpuIndex> lost(ObservedNode node) {

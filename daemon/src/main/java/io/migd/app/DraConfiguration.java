@@ -202,13 +202,14 @@ class DraConfiguration {
    * allocated is never removed (the claims are listed before such a plan).
    */
   @Bean
-  DeviceOwnership draOwnership(DraNode node, KubernetesClaimSource claims) {
+  DeviceOwnership draOwnership(
+      DraNode node, KubernetesClaimSource claims, ResourceSlicePublisher publisher) {
     StaticDeviceGuard guard =
-        deviceNames ->
-            claims.listAllocatedToPool().stream()
-                .filter(c -> c.results().stream().anyMatch(r -> deviceNames.contains(r.device())))
-                .map(c -> c.namespace() + "/" + c.name())
-                .toList();
+        new WithdrawThenListClaims(
+            node.pool()::withdraw,
+            publisher::published,
+            claims,
+            WithdrawThenListClaims.PUBLISH_WAIT);
     return DeviceOwnership.dra(node.claimed(), guard);
   }
 

@@ -1,6 +1,7 @@
 package io.migd.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.migd.devices.DraTaints;
 import io.migd.devices.KubeletUsage;
 import io.migd.kubelet.KubeletSurface;
 import io.migd.layout.NodeObserver;
@@ -157,8 +158,12 @@ class ReconcileConfiguration {
       Surfaces surfaces,
       ReconcileMetrics metrics,
       NodeObserver observer,
-      Optional<DeviceOwnership> draOwnership) {
+      Optional<DeviceOwnership> draOwnership,
+      Optional<DraTaints> draTaints) {
     GpuReset reset = kubeletSurface.map(k -> k.watching(session.reset())).orElse(session.reset());
+    if (draTaints.isPresent()) {
+      reset = draTaints.get().watching(reset);
+    }
     return Reconciler.overConcurrent(
             observer,
             session.nvml(),
