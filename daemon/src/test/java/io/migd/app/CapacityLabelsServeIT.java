@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.migd.cli.Kubeconfig;
 import io.migd.cli.MigdProcess;
@@ -41,7 +42,7 @@ class CapacityLabelsServeIT {
                 .withLabels(Map.of("nvidia.com/mig.config", "all-3g.20gb", "team", "ml"))
                 .endMetadata()
                 .build())
-        .create();
+        .createOr(NonDeletingOperation::update);
     Path kubeconfig = nodeDir.resolve("kubeconfig");
     Files.createDirectories(nodeDir);
     Kubeconfig.write(kubeconfig, client.getConfiguration().getMasterUrl());

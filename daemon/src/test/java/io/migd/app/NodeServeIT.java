@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -42,7 +43,7 @@ class NodeServeIT {
                 .withLabels(Map.of("nvidia.com/mig.config", "all-3g.20gb", "team", "ml"))
                 .endMetadata()
                 .build())
-        .create();
+        .createOr(NonDeletingOperation::update);
     Path kubeconfig = nodeDir.resolve("kubeconfig");
     Files.createDirectories(nodeDir);
     Kubeconfig.write(kubeconfig, client.getConfiguration().getMasterUrl());
@@ -93,7 +94,7 @@ class NodeServeIT {
                 .withLabels(Map.of("nvidia.com/mig.config", "all-3g.20gb"))
                 .endMetadata()
                 .build())
-        .create();
+        .createOr(NonDeletingOperation::update);
     Files.createDirectories(nodeDir);
     Path kubeconfig = nodeDir.resolve("kubeconfig");
     Kubeconfig.write(kubeconfig, client.getConfiguration().getMasterUrl());

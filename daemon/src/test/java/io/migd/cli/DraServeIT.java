@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.VersionInfo;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.migd.api.dra.v1.Claim;
@@ -70,7 +71,7 @@ class DraServeIT {
     client
         .nodes()
         .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
-        .create();
+        .createOr(NonDeletingOperation::update);
     // unix socket paths must stay under 108 bytes: JUnit's temp dirs can be too deep
     sockets = Files.createTempDirectory(Path.of("/tmp"), "migd-dra");
   }
@@ -187,7 +188,7 @@ class DraServeIT {
                       .endAllocation()
                       .endStatus()
                       .build())
-              .create()
+              .createOr(NonDeletingOperation::update)
               .getMetadata()
               .getUid();
       var claim = Claim.newBuilder().setNamespace("ml").setName("train").setUid(uid).build();

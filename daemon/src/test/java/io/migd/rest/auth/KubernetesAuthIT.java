@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -71,7 +72,7 @@ class KubernetesAuthIT {
     client
         .nodes()
         .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
-        .create();
+        .createOr(NonDeletingOperation::update);
     Path kubeconfig =
         Kubeconfig.write(nodeDir.resolve("kubeconfig"), client.getConfiguration().getMasterUrl());
     daemon =
