@@ -1,21 +1,21 @@
 package io.migd.bench.fragmentation;
 
+import io.migd.bench.fragmentation.MigdPool.Held;
 import io.migd.pool.DeviceOrigin;
+import io.migd.pool.Facts;
 import io.migd.pool.GpuFacts;
 import io.migd.pool.PoolContent;
 import io.migd.pool.testing.DeviceRequest;
 import io.migd.pool.testing.PublishedSlice;
 import io.migd.pool.testing.TestAllocator;
 import io.migd.pool.testing.TestClaim;
-import io.migd.profiles.GpuModelCatalog;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
@@ -34,11 +34,16 @@ public final class Fragmentation {
   static final String MODEL = "H100-SXM5-80GB";
   static final int GPUS = 8;
 
-  /** TEMPORARY: migd's order until {@code io.migd.pool.PoolBuilder} lands (see InterimMigdPool). */
-  static final Function<BenchState, PoolContent> MIGD_ORDER = InterimMigdPool::build;
+  /** An order: the pool published over the node's GPUs and the devices claims hold. */
+  interface Order {
+    PoolContent pool(List<GpuFacts> gpus, Collection<Held> held);
+  }
+
+  /** migd's order: the pool as {@code PoolBuilder} builds it. */
+  static final Order MIGD_ORDER = (gpus, held) -> MigdPool.build(DRIVER, NODE, gpus, held);
 
   /** NVIDIA's order: the same devices, each GPU's sorted by name. */
-  static final Function<BenchState, PoolContent> NVIDIA_ORDER = MIGD_ORDER.andThen(NvidiaOrder::of);
+  static final Order NVIDIA_ORDER = (gpus, held) -> NvidiaOrder.of(MIGD_ORDER.pool(gpus, held));
 
   private static final Map<String, Integer> MIX =
       Map.of("1g.10gb", 50, "2g.20gb", 20, "3g.40gb", 15, "4g.40gb", 10, "7g.80gb", 5);
@@ -59,9 +64,6 @@ public final class Fragmentation {
     }
   }
 
-  /** A claim's device: where it is. */
-  private record Held(String device, int gpu, GpuFacts.MigProfile profile) {}
-
   private Fragmentation() {}
 
   /** Runs every seed over both orders and prints one line per seed and the totals. */
@@ -69,8 +71,8 @@ public final class Fragmentation {
     int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
     int count = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
     double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.9;
-    var model = GpuModelCatalog.builtIn().byKey(MODEL).orElseThrow();
-    var gpus = IntStream.range(0, GPUS).mapToObj(i -> CatalogFacts.of(model, i)).toList();
+    var model = Facts.model(MODEL);
+    var gpus = IntStream.range(0, GPUS).mapToObj(i -> Facts.of(model, i)).toList();
     var mix =
         gpus.getFirst().profiles().stream()
             .filter(p -> MIX.containsKey(p.name()))
@@ -129,8 +131,7 @@ public final class Fragmentation {
   }
 
   /** Plays the events against a fresh allocator over the pool {@code order} publishes. */
-  static Result run(
-      List<Workload.Event> events, List<GpuFacts> gpus, Function<BenchState, PoolContent> order) {
+  static Result run(List<Workload.Event> events, List<GpuFacts> gpus, Order order) {
     var allocator = new TestAllocator();
     var held = new HashMap<Integer, Held>();
     long generation = 0;
@@ -148,8 +149,7 @@ public final class Fragmentation {
         continue;
       }
       claims++;
-      var devices = held.values().stream().map(Held::device).toList();
-      var content = order.apply(new BenchState(DRIVER, NODE, gpus, Set.copyOf(devices)));
+      var content = order.pool(gpus, held.values());
       var allocated =
           allocator.allocate(
               TestClaim.of(uid, DeviceRequest.profile("mig", claim.profile().name())),
@@ -160,7 +160,14 @@ public final class Fragmentation {
         if (!(origin instanceof DeviceOrigin.DynamicPlacement placement)) {
           throw new IllegalStateException(device + " is not a MIG placement");
         }
-        held.put(claim.id(), new Held(device, placement.gpu().value(), claim.profile()));
+        held.put(
+            claim.id(),
+            new Held(
+                device,
+                gpus.get(placement.gpu().value()),
+                claim.profile(),
+                placement.start(),
+                claim.id()));
       } else {
         refused++;
         stranded += wouldFit(claim.profile(), gpus, held) ? 1 : 0;
@@ -176,7 +183,7 @@ public final class Fragmentation {
     for (var gpu : gpus) {
       int used =
           held.values().stream()
-              .filter(h -> h.gpu() == gpu.gpu().value())
+              .filter(h -> h.gpu().equals(gpu))
               .mapToInt(h -> h.profile().sliceCount())
               .sum();
       int slices =
@@ -198,9 +205,7 @@ public final class Fragmentation {
     for (var gpu : gpus) {
       var wanted = new ArrayList<GpuFacts.MigProfile>();
       wanted.add(profile);
-      held.values().stream()
-          .filter(h -> h.gpu() == gpu.gpu().value())
-          .forEach(h -> wanted.add(h.profile()));
+      held.values().stream().filter(h -> h.gpu().equals(gpu)).forEach(h -> wanted.add(h.profile()));
       wanted.sort(Comparator.comparingInt(GpuFacts.MigProfile::sliceCount).reversed());
       if (place(wanted, 0, 0L)) {
         return true;
