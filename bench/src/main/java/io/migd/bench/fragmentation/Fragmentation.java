@@ -10,12 +10,14 @@ import io.migd.pool.testing.PublishedSlice;
 import io.migd.pool.testing.TestAllocator;
 import io.migd.pool.testing.TestClaim;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
@@ -26,7 +28,8 @@ import java.util.stream.IntStream;
  * scheduler's rules) over the pool as published at that moment, and prepared at once.
  *
  * <p>Arguments: seeds (default 20, seeds 1..n), events per seed (default 10,000), offered load
- * (default 0.9: memory slices asked for over the node's, on average).
+ * (default 0.9: memory slices asked for over the node's, on average), and optionally one seed to
+ * trace: only that seed runs, and migd's order prints the node at each refusal.
  */
 public final class Fragmentation {
   static final String DRIVER = "gpu.nvidia.com";
@@ -94,10 +97,30 @@ public final class Fragmentation {
     var nvidiaTotal = new Result(0, 0, 0, 0);
     int strandsMore = 0;
     int refusesMore = 0;
-    for (int seed = 1; seed <= seeds; seed++) {
+    if (args.length > 3) {
+      int seed = Integer.parseInt(args[3]);
       var events = Workload.events(seed, count, mix, load, memorySlices);
-      var migd = run(events, gpus, MIGD_ORDER);
-      var nvidia = run(events, gpus, NVIDIA_ORDER);
+      print(
+          args[3],
+          run(events, gpus, MIGD_ORDER, System.out::println),
+          run(events, gpus, NVIDIA_ORDER, _ -> {}));
+      return;
+    }
+    // Seeds are independent and deterministic: run them on every core, print them in order.
+    var results = new Result[seeds + 1][];
+    IntStream.rangeClosed(1, seeds)
+        .parallel()
+        .forEach(
+            seed -> {
+              var events = Workload.events(seed, count, mix, load, memorySlices);
+              results[seed] =
+                  new Result[] {
+                    run(events, gpus, MIGD_ORDER, _ -> {}), run(events, gpus, NVIDIA_ORDER, _ -> {})
+                  };
+            });
+    for (int seed = 1; seed <= seeds; seed++) {
+      var migd = results[seed][0];
+      var nvidia = results[seed][1];
       print(Integer.toString(seed), migd, nvidia);
       migdTotal = migdTotal.plus(migd);
       nvidiaTotal = nvidiaTotal.plus(nvidia);
@@ -130,8 +153,12 @@ public final class Fragmentation {
         nvidia.refused());
   }
 
-  /** Plays the events against a fresh allocator over the pool {@code order} publishes. */
-  static Result run(List<Workload.Event> events, List<GpuFacts> gpus, Order order) {
+  /**
+   * Plays the events against a fresh allocator over the pool {@code order} publishes, telling
+   * {@code refusals} the node's state at each refusal.
+   */
+  static Result run(
+      List<Workload.Event> events, List<GpuFacts> gpus, Order order, Consumer<String> refusals) {
     var allocator = new TestAllocator();
     var held = new HashMap<Integer, Held>();
     long generation = 0;
@@ -170,11 +197,49 @@ public final class Fragmentation {
                 claim.id()));
       } else {
         refused++;
-        stranded += wouldFit(claim.profile(), gpus, held) ? 1 : 0;
-        movable += couldMove(claim.profile(), gpus, held) ? 1 : 0;
+        boolean fits = wouldFit(claim.profile(), gpus, held);
+        boolean moves = couldMove(claim.profile(), gpus, held);
+        stranded += fits ? 1 : 0;
+        movable += moves ? 1 : 0;
+        refusals.accept(
+            "claim %d %s refused%s%s: %s"
+                .formatted(
+                    claim.id(),
+                    claim.profile().name(),
+                    fits ? " stranded" : "",
+                    moves ? " movable" : "",
+                    occupancy(gpus, held.values())));
       }
     }
     return new Result(claims, refused, stranded, movable);
+  }
+
+  /** Each GPU's memory slices: {@code .} free, else the held profile's first digit. */
+  private static String occupancy(List<GpuFacts> gpus, Collection<Held> held) {
+    var out = new StringBuilder();
+    for (var gpu : gpus) {
+      var slices = new char[memorySlices(gpu)];
+      Arrays.fill(slices, '.');
+      held.stream()
+          .filter(h -> h.gpu().equals(gpu))
+          .forEach(
+              h ->
+                  Arrays.fill(
+                      slices,
+                      h.start(),
+                      h.start() + h.profile().sliceCount(),
+                      h.profile().name().charAt(0)));
+      out.append(out.isEmpty() ? "" : " ").append(slices);
+    }
+    return out.toString();
+  }
+
+  private static int memorySlices(GpuFacts gpu) {
+    return gpu.profiles().stream()
+        .flatMap(p -> p.placements().stream())
+        .mapToInt(at -> at.start() + at.size())
+        .max()
+        .orElse(0);
   }
 
   /** Whether some GPU's free memory slices are as many as the profile takes. */
@@ -186,13 +251,7 @@ public final class Fragmentation {
               .filter(h -> h.gpu().equals(gpu))
               .mapToInt(h -> h.profile().sliceCount())
               .sum();
-      int slices =
-          gpu.profiles().stream()
-              .flatMap(p -> p.placements().stream())
-              .mapToInt(at -> at.start() + at.size())
-              .max()
-              .orElse(0);
-      if (slices - used >= profile.sliceCount()) {
+      if (memorySlices(gpu) - used >= profile.sliceCount()) {
         return true;
       }
     }
