@@ -1,5 +1,6 @@
 package io.migd.bench.dra;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -31,6 +32,7 @@ import io.migd.pool.PoolGpu;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -70,15 +72,23 @@ public final class PrepareLatency {
 
   private PrepareLatency() {}
 
-  /** One prepare: the whole answer and the part of it inside NVML, in nanoseconds. */
-  record Sample(long answer, long inNvml) {}
+  /**
+   * One prepare, in nanoseconds: the whole answer, the part of it inside NVML, and the CPU the
+   * process spent meanwhile (the bench does nothing else, so it is the prepare's own work, whatever
+   * preemption did to the wall clock).
+   */
+  record Sample(long answer, long inNvml, long cpu) {}
+
+  private static final OperatingSystemMXBean OS =
+      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   /** Runs every kind at both latencies and prints one line each. */
   public static void main(String[] args) throws Exception {
     int fast = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     int slow = args.length > 1 ? Integer.parseInt(args[1]) : 10;
     System.out.println(
-        "latency  kind     samples  answer p50/p99 ms   answer-NVML p50/p99 ms   writes done");
+        "latency  kind     samples  answer p50/p99 ms     answer-NVML p50/p99   CPU mean ms"
+            + "    slice writes done of handed over");
     for (int latency : new int[] {0, 750}) {
       int samples = latency == 0 ? fast : slow;
       try (var node = new BenchNode(latency)) {
@@ -111,14 +121,16 @@ public final class PrepareLatency {
     for (int i = 0; i < times; i++) {
       ClaimKey claim = node.allocate(device);
       long nvmlBefore = node.nvml.timeInNvml().toNanos();
+      long cpuBefore = OS.getProcessCpuTime();
       long start = System.nanoTime();
       PrepareAnswer answer = preparer.prepare(List.of(claim)).getFirst();
       long took = System.nanoTime() - start;
+      long cpu = OS.getProcessCpuTime() - cpuBefore;
       long inNvml = node.nvml.timeInNvml().toNanos() - nvmlBefore;
       if (!(answer instanceof PrepareAnswer.Prepared)) {
         throw new IllegalStateException("prepare of " + device + " failed: " + answer);
       }
-      samples.add(new Sample(took, inNvml));
+      samples.add(new Sample(took, inNvml, cpu));
       var unprepared = preparer.unprepare(List.of(claim)).getFirst();
       if (!(unprepared instanceof UnprepareAnswer.Unprepared)) {
         throw new IllegalStateException("unprepare of " + device + " failed: " + unprepared);
@@ -129,9 +141,11 @@ public final class PrepareLatency {
   private static void print(int latency, String kind, List<Sample> samples, BenchNode node) {
     long[] answers = samples.stream().mapToLong(Sample::answer).sorted().toArray();
     long[] own = samples.stream().mapToLong(s -> s.answer() - s.inNvml()).sorted().toArray();
+    // the process CPU clock ticks in 10 ms steps: only the mean over many prepares says something
+    double cpuMean = samples.stream().mapToLong(Sample::cpu).average().orElse(0) / 1e6;
     System.out.printf(
         Locale.ROOT,
-        "%5d ms  %-7s  %7d  %8.2f / %8.2f   %8.2f / %8.2f        %d of %d handed over%n",
+        "%5d ms  %-7s  %7d  %8.2f / %8.2f   %8.2f / %8.2f   %8.2f        %d of %d%n",
         latency,
         kind,
         samples.size(),
@@ -139,6 +153,7 @@ public final class PrepareLatency {
         percentile(answers, 99),
         percentile(own, 50),
         percentile(own, 99),
+        cpuMean,
         node.publisher.published().isPresent() ? 1 : 0,
         node.handedOver.get());
   }
