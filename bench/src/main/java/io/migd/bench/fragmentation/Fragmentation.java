@@ -1,21 +1,23 @@
 package io.migd.bench.fragmentation;
 
+import io.migd.bench.fragmentation.MigdPool.Held;
 import io.migd.pool.DeviceOrigin;
+import io.migd.pool.Facts;
 import io.migd.pool.GpuFacts;
 import io.migd.pool.PoolContent;
 import io.migd.pool.testing.DeviceRequest;
 import io.migd.pool.testing.PublishedSlice;
 import io.migd.pool.testing.TestAllocator;
 import io.migd.pool.testing.TestClaim;
-import io.migd.profiles.GpuModelCatalog;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
@@ -26,7 +28,8 @@ import java.util.stream.IntStream;
  * scheduler's rules) over the pool as published at that moment, and prepared at once.
  *
  * <p>Arguments: seeds (default 20, seeds 1..n), events per seed (default 10,000), offered load
- * (default 0.9: memory slices asked for over the node's, on average).
+ * (default 0.9: memory slices asked for over the node's, on average), and optionally one seed to
+ * trace: only that seed runs, and migd's order prints the node at each refusal.
  */
 public final class Fragmentation {
   static final String DRIVER = "gpu.nvidia.com";
@@ -34,11 +37,16 @@ public final class Fragmentation {
   static final String MODEL = "H100-SXM5-80GB";
   static final int GPUS = 8;
 
-  /** TEMPORARY: migd's order until {@code io.migd.pool.PoolBuilder} lands (see InterimMigdPool). */
-  static final Function<BenchState, PoolContent> MIGD_ORDER = InterimMigdPool::build;
+  /** An order: the pool published over the node's GPUs and the devices claims hold. */
+  interface Order {
+    PoolContent pool(List<GpuFacts> gpus, Collection<Held> held);
+  }
+
+  /** migd's order: the pool as {@code PoolBuilder} builds it. */
+  static final Order MIGD_ORDER = (gpus, held) -> MigdPool.build(DRIVER, NODE, gpus, held);
 
   /** NVIDIA's order: the same devices, each GPU's sorted by name. */
-  static final Function<BenchState, PoolContent> NVIDIA_ORDER = MIGD_ORDER.andThen(NvidiaOrder::of);
+  static final Order NVIDIA_ORDER = (gpus, held) -> NvidiaOrder.of(MIGD_ORDER.pool(gpus, held));
 
   private static final Map<String, Integer> MIX =
       Map.of("1g.10gb", 50, "2g.20gb", 20, "3g.40gb", 15, "4g.40gb", 10, "7g.80gb", 5);
@@ -59,9 +67,6 @@ public final class Fragmentation {
     }
   }
 
-  /** A claim's device: where it is. */
-  private record Held(String device, int gpu, GpuFacts.MigProfile profile) {}
-
   private Fragmentation() {}
 
   /** Runs every seed over both orders and prints one line per seed and the totals. */
@@ -69,8 +74,8 @@ public final class Fragmentation {
     int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
     int count = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
     double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.9;
-    var model = GpuModelCatalog.builtIn().byKey(MODEL).orElseThrow();
-    var gpus = IntStream.range(0, GPUS).mapToObj(i -> CatalogFacts.of(model, i)).toList();
+    var model = Facts.model(MODEL);
+    var gpus = IntStream.range(0, GPUS).mapToObj(i -> Facts.of(model, i)).toList();
     var mix =
         gpus.getFirst().profiles().stream()
             .filter(p -> MIX.containsKey(p.name()))
@@ -92,10 +97,30 @@ public final class Fragmentation {
     var nvidiaTotal = new Result(0, 0, 0, 0);
     int strandsMore = 0;
     int refusesMore = 0;
-    for (int seed = 1; seed <= seeds; seed++) {
+    if (args.length > 3) {
+      int seed = Integer.parseInt(args[3]);
       var events = Workload.events(seed, count, mix, load, memorySlices);
-      var migd = run(events, gpus, MIGD_ORDER);
-      var nvidia = run(events, gpus, NVIDIA_ORDER);
+      print(
+          args[3],
+          run(events, gpus, MIGD_ORDER, System.out::println),
+          run(events, gpus, NVIDIA_ORDER, _ -> {}));
+      return;
+    }
+    // Seeds are independent and deterministic: run them on every core, print them in order.
+    var results = new Result[seeds + 1][];
+    IntStream.rangeClosed(1, seeds)
+        .parallel()
+        .forEach(
+            seed -> {
+              var events = Workload.events(seed, count, mix, load, memorySlices);
+              results[seed] =
+                  new Result[] {
+                    run(events, gpus, MIGD_ORDER, _ -> {}), run(events, gpus, NVIDIA_ORDER, _ -> {})
+                  };
+            });
+    for (int seed = 1; seed <= seeds; seed++) {
+      var migd = results[seed][0];
+      var nvidia = results[seed][1];
       print(Integer.toString(seed), migd, nvidia);
       migdTotal = migdTotal.plus(migd);
       nvidiaTotal = nvidiaTotal.plus(nvidia);
@@ -128,9 +153,12 @@ public final class Fragmentation {
         nvidia.refused());
   }
 
-  /** Plays the events against a fresh allocator over the pool {@code order} publishes. */
+  /**
+   * Plays the events against a fresh allocator over the pool {@code order} publishes, telling
+   * {@code refusals} the node's state at each refusal.
+   */
   static Result run(
-      List<Workload.Event> events, List<GpuFacts> gpus, Function<BenchState, PoolContent> order) {
+      List<Workload.Event> events, List<GpuFacts> gpus, Order order, Consumer<String> refusals) {
     var allocator = new TestAllocator();
     var held = new HashMap<Integer, Held>();
     long generation = 0;
@@ -148,8 +176,7 @@ public final class Fragmentation {
         continue;
       }
       claims++;
-      var devices = held.values().stream().map(Held::device).toList();
-      var content = order.apply(new BenchState(DRIVER, NODE, gpus, Set.copyOf(devices)));
+      var content = order.pool(gpus, held.values());
       var allocated =
           allocator.allocate(
               TestClaim.of(uid, DeviceRequest.profile("mig", claim.profile().name())),
@@ -160,14 +187,59 @@ public final class Fragmentation {
         if (!(origin instanceof DeviceOrigin.DynamicPlacement placement)) {
           throw new IllegalStateException(device + " is not a MIG placement");
         }
-        held.put(claim.id(), new Held(device, placement.gpu().value(), claim.profile()));
+        held.put(
+            claim.id(),
+            new Held(
+                device,
+                gpus.get(placement.gpu().value()),
+                claim.profile(),
+                placement.start(),
+                claim.id()));
       } else {
         refused++;
-        stranded += wouldFit(claim.profile(), gpus, held) ? 1 : 0;
-        movable += couldMove(claim.profile(), gpus, held) ? 1 : 0;
+        boolean fits = wouldFit(claim.profile(), gpus, held);
+        boolean moves = couldMove(claim.profile(), gpus, held);
+        stranded += fits ? 1 : 0;
+        movable += moves ? 1 : 0;
+        refusals.accept(
+            "claim %d %s refused%s%s: %s"
+                .formatted(
+                    claim.id(),
+                    claim.profile().name(),
+                    fits ? " stranded" : "",
+                    moves ? " movable" : "",
+                    occupancy(gpus, held.values())));
       }
     }
     return new Result(claims, refused, stranded, movable);
+  }
+
+  /** Each GPU's memory slices: {@code .} free, else the held profile's first digit. */
+  private static String occupancy(List<GpuFacts> gpus, Collection<Held> held) {
+    var out = new StringBuilder();
+    for (var gpu : gpus) {
+      var slices = new char[memorySlices(gpu)];
+      Arrays.fill(slices, '.');
+      held.stream()
+          .filter(h -> h.gpu().equals(gpu))
+          .forEach(
+              h ->
+                  Arrays.fill(
+                      slices,
+                      h.start(),
+                      h.start() + h.profile().sliceCount(),
+                      h.profile().name().charAt(0)));
+      out.append(out.isEmpty() ? "" : " ").append(slices);
+    }
+    return out.toString();
+  }
+
+  private static int memorySlices(GpuFacts gpu) {
+    return gpu.profiles().stream()
+        .flatMap(p -> p.placements().stream())
+        .mapToInt(at -> at.start() + at.size())
+        .max()
+        .orElse(0);
   }
 
   /** Whether some GPU's free memory slices are as many as the profile takes. */
@@ -176,16 +248,10 @@ public final class Fragmentation {
     for (var gpu : gpus) {
       int used =
           held.values().stream()
-              .filter(h -> h.gpu() == gpu.gpu().value())
+              .filter(h -> h.gpu().equals(gpu))
               .mapToInt(h -> h.profile().sliceCount())
               .sum();
-      int slices =
-          gpu.profiles().stream()
-              .flatMap(p -> p.placements().stream())
-              .mapToInt(at -> at.start() + at.size())
-              .max()
-              .orElse(0);
-      if (slices - used >= profile.sliceCount()) {
+      if (memorySlices(gpu) - used >= profile.sliceCount()) {
         return true;
       }
     }
@@ -198,9 +264,7 @@ public final class Fragmentation {
     for (var gpu : gpus) {
       var wanted = new ArrayList<GpuFacts.MigProfile>();
       wanted.add(profile);
-      held.values().stream()
-          .filter(h -> h.gpu() == gpu.gpu().value())
-          .forEach(h -> wanted.add(h.profile()));
+      held.values().stream().filter(h -> h.gpu().equals(gpu)).forEach(h -> wanted.add(h.profile()));
       wanted.sort(Comparator.comparingInt(GpuFacts.MigProfile::sliceCount).reversed());
       if (place(wanted, 0, 0L)) {
         return true;
