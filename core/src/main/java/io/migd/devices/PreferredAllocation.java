@@ -15,8 +15,9 @@ import java.util.Set;
  * must include, then available ones from one NUMA node that can hold the whole request (the node of
  * the must-include IDs, else the one with most available devices), spread over the most GPUs, then
  * over the most parents (slices), so a pod asking for two replicas gets two GPUs' worth of time
- * where the node has them. Only when no NUMA node can hold the request does it cross nodes, filling
- * them in that order of preference, devices of an unknown node last.
+ * where the node has them. Only when no NUMA node can hold the request does it cross nodes: the
+ * nodes of the must-include IDs first, then the others by available devices, each filled before the
+ * next, devices of an unknown node last.
  */
 public final class PreferredAllocation {
   private PreferredAllocation() {}
@@ -62,8 +63,8 @@ public final class PreferredAllocation {
 
   /**
    * The order in which NUMA nodes give devices, 0 first: the node that holds the whole request when
-   * one does; else every known node by must-include devices on it, then available devices, then
-   * node id. Unknown nodes are not ranked (last).
+   * one does; else the nodes of the must-include devices together, then every other known node by
+   * available devices, then node id. Unknown nodes are not ranked (last).
    */
   static Map<Integer, Integer> nodeRanks(
       Map<String, Device> available, Set<String> mustInclude, int size) {
@@ -92,8 +93,10 @@ public final class PreferredAllocation {
       rank.put(order.getFirst(), 0);
       return rank;
     }
-    for (int i = 0; i < order.size(); i++) {
-      rank.put(order.get(i), i);
+    // the nodes of the must-include devices are crossed already: spread over them alike
+    int next = must.isEmpty() ? 0 : 1;
+    for (int n : order) {
+      rank.put(n, must.containsKey(n) ? 0 : next++);
     }
     return rank;
   }
