@@ -37,7 +37,15 @@ public final class InventoryBuilder {
    * resolved the intent for it.
    */
   public static Inventory build(Outcome outcome, MigStrategy strategy) {
-    return build(outcome.observed(), NodeSharing.of(outcome), strategy);
+    return build(outcome, strategy, NumaNodes.UNKNOWN);
+  }
+
+  /**
+   * The inventory of the node as a reconcile left it, each device carrying the NUMA node {@code
+   * numa} gives its GPU.
+   */
+  public static Inventory build(Outcome outcome, MigStrategy strategy, NumaNodes numa) {
+    return build(outcome.observed(), NodeSharing.of(outcome), strategy, numa);
   }
 
   /**
@@ -45,15 +53,25 @@ public final class InventoryBuilder {
    * as {@code sharing} says ({@code <parent UUID>::<n>}).
    */
   public static Inventory build(ObservedNode observed, NodeSharing sharing, MigStrategy strategy) {
+    return build(observed, sharing, strategy, NumaNodes.UNKNOWN);
+  }
+
+  /**
+   * The inventory of {@code observed} shared as {@code sharing} says, each device (slices and
+   * replicas included) carrying the NUMA node {@code numa} gives its GPU.
+   */
+  public static Inventory build(
+      ObservedNode observed, NodeSharing sharing, MigStrategy strategy, NumaNodes numa) {
     var resources = new TreeMap<String, List<Device>>();
     var notes = new ArrayList<String>();
     var slices = new ArrayList<Slice>();
     for (ObservedGpu gpu : observed.gpus()) {
+      int node = numa.of(gpu);
       if (gpu.migMode().current() && strategy != MigStrategy.NONE) {
         for (LiveGpuInstance gi : gpu.gpuInstances()) {
           for (LiveComputeInstance ci : gi.computeInstances()) {
             var shared = sharing.slice(gpu.index(), ci.profile());
-            for (Device device : replicas(ci.uuid(), gpu.index(), gi.id(), ci.id(), shared)) {
+            for (Device device : replicas(ci.uuid(), gpu.index(), gi.id(), ci.id(), shared, node)) {
               slices.add(new Slice(ci.profile(), device));
             }
           }
@@ -64,7 +82,12 @@ public final class InventoryBuilder {
             resources,
             ResourceNames.GPU,
             replicas(
-                gpu.uuid(), gpu.index(), Usage.WHOLE_GPU, Usage.ALL_COMPUTE_INSTANCES, shared));
+                gpu.uuid(),
+                gpu.index(),
+                Usage.WHOLE_GPU,
+                Usage.ALL_COMPUTE_INSTANCES,
+                shared,
+                node));
       }
     }
     switch (strategy) {
@@ -100,14 +123,29 @@ public final class InventoryBuilder {
    * {@code ::n}, so that one replica is still told apart from the parent).
    */
   private static List<Device> replicas(
-      String uuid, GpuIndex gpu, int gpuInstanceId, int computeInstanceId, Sharing sharing) {
+      String uuid,
+      GpuIndex gpu,
+      int gpuInstanceId,
+      int computeInstanceId,
+      Sharing sharing,
+      int numaNode) {
     if (sharing.replicas() <= 1 && sharing instanceof Sharing.TimeSliced) {
-      return List.of(new Device(uuid, uuid, gpu, gpuInstanceId, computeInstanceId, true));
+      return List.of(
+          new Device(
+              uuid, uuid, gpu, gpuInstanceId, computeInstanceId, true, Device.UNSHARED, numaNode));
     }
     var devices = new ArrayList<Device>();
     for (int n = 0; n < sharing.replicas(); n++) {
       devices.add(
-          new Device(uuid + "::" + n, uuid, gpu, gpuInstanceId, computeInstanceId, true, sharing));
+          new Device(
+              uuid + "::" + n,
+              uuid,
+              gpu,
+              gpuInstanceId,
+              computeInstanceId,
+              true,
+              sharing,
+              numaNode));
     }
     return devices;
   }

@@ -5,6 +5,7 @@ import io.migd.devices.AllocationGrace;
 import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
 import io.migd.devices.KubeletUsage;
+import io.migd.devices.SysfsNumaNodes;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.Backoff;
 import io.migd.kubelet.DevicePluginSettings;
@@ -93,7 +94,8 @@ class KubeletConfiguration {
         new KubeletSurface.Settings(
             properties.strategy(),
             properties.health().recoveryPeriod(),
-            healthCheckInterval(properties.health().recoveryPeriod())),
+            healthCheckInterval(properties.health().recoveryPeriod()),
+            new SysfsNumaNodes(properties.sysfsRoot())),
         Clock.systemUTC());
   }
 

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.migd.api.deviceplugin.v1beta1.AllocateRequest;
 import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
+import io.migd.api.deviceplugin.v1beta1.Device;
+import io.migd.api.deviceplugin.v1beta1.NUMANode;
 import io.migd.kubelet.FakeKubelet;
 import io.migd.kubelet.FakePodResources;
 import java.io.IOException;
@@ -15,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code migd serve} as a kubelet sees it: a fake kubelet in a temp device-plugin directory gets
  * every resource registered with the slices the config makes, CDI specs are refreshed before they
- * are advertised, an XID injected with {@code nvml-sim} reaches the stream, and the metrics count
- * free, allocated and unhealthy devices and name the pod holding one.
+ * are advertised, each device carries its GPU's NUMA node from {@code migd.sysfs-root}, an XID
+ * injected with {@code nvml-sim} reaches the stream, and the metrics count free, allocated and
+ * unhealthy devices and name the pod holding one.
  */
 class KubeletServeIT {
   private static final Duration PATIENCE = Duration.ofSeconds(90);
@@ -57,6 +61,10 @@ class KubeletServeIT {
   @Test
   void servesTheKubeletAndCountsWhatItSees() throws Exception {
     Path cdiMarker = nodeDir.resolve("cdi-refreshed");
+    Path sysfs = nodeDir.resolve("sys");
+    // the simulator puts GPU i on bus 0x10 * i + 7: the A100 on NUMA node 1, the T4 on node 0
+    numaNode(sysfs, "0000:07:00.0", "1");
+    numaNode(sysfs, "0000:17:00.0", "0");
     var migd =
         MigdProcess.on(nodeDir)
             .withEnvironment("SERVER_PORT", "0")
@@ -65,6 +73,7 @@ class KubeletServeIT {
             .withEnvironment("MIGD_CDI_ENABLED", "true")
             .withEnvironment("MIGD_CDI_REFRESHCOMMAND", "touch," + cdiMarker)
             .withEnvironment("MIGD_KUBELET_DEVICEPLUGINDIR", pluginDir.toString())
+            .withEnvironment("MIGD_SYSFSROOT", sysfs.toString())
             .withEnvironment(
                 "MIGD_KUBELET_PODRESOURCESSOCKET",
                 pluginDir.resolve("pod-resources.sock").toString());
@@ -88,6 +97,10 @@ class KubeletServeIT {
               });
       assertThat(kubelet.registeredResources())
           .containsExactlyInAnyOrder("nvidia.com/mig-1g.5gb", "nvidia.com/gpu");
+      assertThat(kubelet.latest("nvidia.com/mig-1g.5gb").orElseThrow().getDevicesList())
+          .allSatisfy(d -> assertThat(numaNodes(d)).containsExactly(1L));
+      assertThat(kubelet.latest("nvidia.com/gpu").orElseThrow().getDevicesList())
+          .allSatisfy(d -> assertThat(numaNodes(d)).containsExactly(0L));
       assertThat(answersAtRegistration)
           .as("what /actuator/health answered while the kubelet took each registration")
           .isNotEmpty()
@@ -146,6 +159,15 @@ class KubeletServeIT {
                           "migd_devices{resource=\"nvidia.com/gpu\",state=\"unhealthy\"} 1.0"));
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
+  }
+
+  private static void numaNode(Path sysfs, String busId, String node) throws IOException {
+    Path device = Files.createDirectories(sysfs.resolve("bus/pci/devices").resolve(busId));
+    Files.writeString(device.resolve("numa_node"), node + "\n");
+  }
+
+  private static List<Long> numaNodes(Device device) {
+    return device.getTopology().getNodesList().stream().map(NUMANode::getID).toList();
   }
 
   /**

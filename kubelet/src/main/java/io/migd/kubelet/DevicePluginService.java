@@ -14,10 +14,12 @@ import io.migd.api.deviceplugin.v1beta1.DevicePluginOptions;
 import io.migd.api.deviceplugin.v1beta1.Empty;
 import io.migd.api.deviceplugin.v1beta1.ListAndWatchResponse;
 import io.migd.api.deviceplugin.v1beta1.Mount;
+import io.migd.api.deviceplugin.v1beta1.NUMANode;
 import io.migd.api.deviceplugin.v1beta1.PreStartContainerRequest;
 import io.migd.api.deviceplugin.v1beta1.PreStartContainerResponse;
 import io.migd.api.deviceplugin.v1beta1.PreferredAllocationRequest;
 import io.migd.api.deviceplugin.v1beta1.PreferredAllocationResponse;
+import io.migd.api.deviceplugin.v1beta1.TopologyInfo;
 import io.migd.devices.AllocationListener;
 import io.migd.devices.Device;
 import io.migd.devices.Inventory;
@@ -176,6 +178,10 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
     var answer = PreferredAllocationResponse.newBuilder();
     for (var container : request.getContainerRequestsList()) {
       var available = new ArrayList<Device>();
+      // the must-include IDs count too: their NUMA node is the one the request should stay on
+      for (String id : container.getMustIncludeDeviceIDsList()) {
+        current.find(resource, id).ifPresent(available::add);
+      }
       for (String id : container.getAvailableDeviceIDsList()) {
         current.find(resource, id).ifPresent(available::add);
       }
@@ -201,7 +207,13 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
   private ListAndWatchResponse list() {
     var devices = ListAndWatchResponse.newBuilder();
     for (Device d : inventory.get().devices(resource)) {
-      devices.addDevicesBuilder().setID(d.id()).setHealth(d.healthy() ? HEALTHY : UNHEALTHY);
+      var device =
+          devices.addDevicesBuilder().setID(d.id()).setHealth(d.healthy() ? HEALTHY : UNHEALTHY);
+      d.numa()
+          .ifPresent(
+              node ->
+                  device.setTopology(
+                      TopologyInfo.newBuilder().addNodes(NUMANode.newBuilder().setID(node))));
     }
     return devices.build();
   }

@@ -5,6 +5,7 @@ import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
 import io.migd.devices.InventoryBuilder;
 import io.migd.devices.MigStrategy;
+import io.migd.devices.NumaNodes;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
@@ -50,9 +51,15 @@ public final class KubeletSurface
    * @param recoveryPeriod how long a device stays unhealthy after its last critical XID when NVML
    *     answers for it
    * @param healthCheckInterval how often that recovery is checked
+   * @param numa the NUMA node of each GPU, which its devices carry to the kubelet
    */
   public record Settings(
-      MigStrategy strategy, Duration recoveryPeriod, Duration healthCheckInterval) {}
+      MigStrategy strategy, Duration recoveryPeriod, Duration healthCheckInterval, NumaNodes numa) {
+    /** Settings whose devices carry no NUMA node. */
+    public Settings(MigStrategy strategy, Duration recoveryPeriod, Duration healthCheckInterval) {
+      this(strategy, recoveryPeriod, healthCheckInterval, NumaNodes.UNKNOWN);
+    }
+  }
 
   /** Generates the CDI specs of the devices about to be advertised; throws when it cannot. */
   @FunctionalInterface
@@ -201,7 +208,7 @@ public final class KubeletSurface
    */
   private Inventory inventory(Outcome outcome, Inventory previous) {
     ObservedNode observed = outcome.observed();
-    Inventory fresh = InventoryBuilder.build(outcome, settings.strategy());
+    Inventory fresh = InventoryBuilder.build(outcome, settings.strategy(), settings.numa());
     Set<GpuIndex> unseen = new HashSet<>(outcome.results().keySet());
     observed.gpus().forEach(g -> unseen.remove(g.index()));
     if (unseen.isEmpty() || previous == null) {

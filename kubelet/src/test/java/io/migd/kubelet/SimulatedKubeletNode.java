@@ -5,6 +5,7 @@ import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
 import io.migd.devices.KubeletUsage;
 import io.migd.devices.MigStrategy;
+import io.migd.devices.SysfsNumaNodes;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.Backoff;
 import io.migd.execute.ProgressListener;
@@ -22,6 +23,7 @@ import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
 import io.migd.nvml.ffm.NvmlLibrary;
+import io.migd.pool.PciSysfs;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigParser;
@@ -86,6 +88,10 @@ final class SimulatedKubeletNode implements AutoCloseable {
   record Published(Inventory inventory, List<String> migUuidsInNvml) {}
 
   final Path dir;
+
+  /** The sysfs tree the surface reads NUMA nodes from; empty (no topology) unless a test writes. */
+  final Path sysfs;
+
   final MpsPaths mps;
   final SimulatedNvml sim;
   final Nvml nvml;
@@ -132,6 +138,7 @@ final class SimulatedKubeletNode implements AutoCloseable {
   private SimulatedKubeletNode(
       String models, String configYaml, MigStrategy strategy, boolean withMps) throws IOException {
     dir = Files.createTempDirectory(Path.of("/tmp"), "migd-k");
+    sysfs = dir.resolve("sys");
     sim = SimulatedNvml.extract(Path.of("target", "sim-kubelet").toAbsolutePath());
     if (withMps) {
       // the control command runs in processes of its own: they share the GPUs through a file
@@ -162,7 +169,8 @@ final class SimulatedKubeletNode implements AutoCloseable {
               beforeNvmlAnswers.run();
               return KubeletSurface.nvmlAnswers(nvml).test(device);
             },
-            new KubeletSurface.Settings(strategy, RECOVERY, Duration.ofMillis(50)),
+            new KubeletSurface.Settings(
+                strategy, RECOVERY, Duration.ofMillis(50), new SysfsNumaNodes(sysfs)),
             clock);
     GpuReset reset =
         gpu -> {
@@ -258,6 +266,18 @@ final class SimulatedKubeletNode implements AutoCloseable {
     }
     surface.reconciled(desired, outcome);
     return outcome;
+  }
+
+  /** Writes a GPU's {@code numa_node} in {@link #sysfs}, where its bus id places it. */
+  void numaNode(int gpu, String node) {
+    try {
+      Path device =
+          Files.createDirectories(
+              sysfs.resolve("bus/pci/devices").resolve(PciSysfs.busId(gpu(gpu).pci().busId())));
+      Files.writeString(device.resolve("numa_node"), node + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   ObservedGpu gpu(int index) {
