@@ -84,16 +84,7 @@ final class ClaimReading {
                 + settings.pool());
       }
       PoolDevice device =
-          published
-              .device(result.device())
-              .orElseThrow(
-                  () ->
-                      new ClaimFailure(
-                          "device "
-                              + result.device()
-                              + " is not in pool "
-                              + settings.pool()
-                              + " (not published now)"));
+          published.device(result.device()).orElseThrow(() -> notPublished(published, result));
       GpuIndex gpu = device.origin().gpu();
       if (!reconciled.test(gpu)) {
         throw new ClaimFailure("GPU " + gpu + " not reconciled yet");
@@ -110,6 +101,26 @@ final class ClaimReading {
           });
     }
     return List.copyOf(wanted.values());
+  }
+
+  /**
+   * The answer for a device the pool lacks. Before the first reconcile ends the pool is empty (a
+   * node's GPUs always give it devices), while the API server still has the previous run's slices
+   * the claim was allocated from: that is a GPU not reconciled yet, which the kubelet retries.
+   */
+  private ClaimFailure notPublished(PoolContent published, AllocatedClaim.Result result) {
+    if (published.devices().isEmpty()) {
+      return new ClaimFailure(
+          "GPU of device "
+              + result.device()
+              + " not reconciled yet (the first reconcile since migd started has not ended)");
+    }
+    return new ClaimFailure(
+        "device "
+            + result.device()
+            + " is not in pool "
+            + settings.pool()
+            + " (not published now)");
   }
 
   /**
