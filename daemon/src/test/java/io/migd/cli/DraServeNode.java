@@ -223,7 +223,8 @@ final class DraServeNode implements AutoCloseable {
                 .endAllocation()
                 .endStatus()
                 .build())
-        .create()
+        // a POST the loaded client retried after its timeout would otherwise get 409
+        .createOr(NonDeletingOperation::update)
         .getMetadata()
         .getUid();
   }
