@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
@@ -129,6 +130,34 @@ class StatusIT {
       assertThat(served.stdout())
           .containsPattern("(?m)^0 +NVIDIA A100-SXM4-40GB +enabled +success ")
           .containsPattern("(?m)^1 +- +- +failed +.*NVML_ERROR_GPU_IS_LOST");
+    }
+  }
+
+  @Test
+  void sendsTheTokenOfTheTokenFileAndSaysWhenTheDaemonRefusesIt() throws Exception {
+    Path tokenFile = dir.resolve("token");
+    Files.writeString(tokenFile, "s3cret-token\n");
+    var migd = MigdProcess.on(dir.resolve("node")).quiet();
+
+    try (var daemon =
+        serve(
+            migd.withEnvironment("MIGD_AUTH_MODE", "token")
+                .withEnvironment("MIGD_AUTH_TOKENFILE", tokenFile.toString()),
+            A100_AND_T4)) {
+      awaitReady(daemon);
+      String url = "--url=http://127.0.0.1:" + daemon.httpPort();
+
+      var withoutToken = migd.run("status", url, A100_AND_T4);
+      var withToken = migd.run("status", url, "--migd.auth.token-file=" + tokenFile, A100_AND_T4);
+
+      assertThat(withoutToken.exitStatus()).as("%s", withoutToken).isEqualTo(3);
+      assertThat(withoutToken.stderr())
+          .contains("refused GET /api/v1/gpus (401")
+          .contains("--migd.auth.token-file=FILE");
+      assertThat(withoutToken.stdout()).isEmpty();
+      assertThat(withToken.exitStatus()).as("%s", withToken).isZero();
+      assertThat(withToken.stdout())
+          .containsPattern("(?m)^0 +NVIDIA A100-SXM4-40GB +enabled +success ");
     }
   }
 
