@@ -29,7 +29,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** {@code migd export}: the current layout as a v1 config named {@code current}. */
@@ -73,8 +72,7 @@ final class ExportCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       if (format == Format.json) {
         var tree = YAMLMapper.builder().build().readTree(yaml);
-        out.println(
-            JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValueAsString(tree));
+        Reports.json(tree, out);
       } else {
         out.print(yaml);
       }
@@ -88,8 +86,7 @@ final class ExportCommand implements Callable<Integer> {
    * export writes back; none when there is no intent or it cannot be read (the layout is still
    * exported, from NVML).
    */
-  private static Map<GpuIndex, GpuTarget> intendedTargets(
-      MigdProperties properties, ObservedNode node) {
+  static Map<GpuIndex, GpuTarget> intendedTargets(MigdProperties properties, ObservedNode node) {
     Desired.Intent intent;
     try {
       intent =

@@ -69,6 +69,8 @@ record Failure(int exitStatus, String message, boolean expected) {
                   + e.getPort()
                   + " is already in use; stop what listens there or choose another with"
                   + " --server.port=PORT");
+      case DaemonStatus.DaemonRefusedException e ->
+          expected(ExitStatus.NOT_REACHED, e.getMessage());
       case NvmlException e when e.code() == NvmlReturn.NO_PERMISSION ->
           expected(
               ExitStatus.ENVIRONMENT, e.getMessage() + ": MIG changes need root; run migd as root");

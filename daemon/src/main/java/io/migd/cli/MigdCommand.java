@@ -6,7 +6,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code migd} command line: serve, apply, assert, export, plan. */
+/** The {@code migd} command line: serve, apply, assert, export, plan, status. */
 @Command(
     name = "migd",
     mixinStandardHelpOptions = true,
@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
       ApplyCommand.class,
       AssertCommand.class,
       ExportCommand.class,
-      PlanCommand.class
+      PlanCommand.class,
+      StatusCommand.class
     },
     exitCodeOnInvalidInput = ExitStatus.USAGE,
     exitCodeOnExecutionException = ExitStatus.INTERNAL)
@@ -72,6 +73,6 @@ public final class MigdCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "a command is required: serve, apply, assert, export, plan");
+        spec.commandLine(), "a command is required: serve, apply, assert, export, plan, status");
   }
 }

@@ -15,7 +15,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import tools.jackson.databind.json.JsonMapper;
 
 /** {@code migd plan -f FILE -c NAME}: the plan and per-GPU decisions, changing nothing. */
 @Command(
@@ -56,11 +55,7 @@ final class PlanCommand implements Callable<Integer> {
       var decisions = reconciler.plan(Desired.config(Desired.Source.FILE, config.name(), 1));
       var out = spec.commandLine().getOut();
       if (format == Format.json) {
-        out.println(
-            JsonMapper.builder()
-                .build()
-                .writerWithDefaultPrettyPrinter()
-                .writeValueAsString(RestViews.planResult(decisions)));
+        Reports.json(RestViews.planResult(decisions), out);
       } else {
         decisions.forEach((gpu, decision) -> out.println(PlanView.describe(gpu, decision)));
       }
