@@ -79,7 +79,10 @@ class LiveConfigFileServeIT {
               .until(
                   () -> get(base + "/actuator/health").body(),
                   b -> b.contains("\"state\":\"infeasible\""));
-      assertThat(failed).contains("configs.yaml").contains("mig-enabld").contains("\"mine\"");
+      // JSON-escaped quotes
+      assertThat(failed)
+          .contains("configs.yaml: config \\\"mine\\\"")
+          .contains("unknown key \\\"mig-enabld\\\"");
       assertThat(layouts(migd)).containsExactly(HALVES);
       assertThat(migd.stateDir().resolve(LiveConfigFile.LAST_VALID)).content().contains("3g.20gb");
 

@@ -28,9 +28,9 @@ class LiveConfigFileTest {
         mig-configs:
           mine:
             - devices: all
-              mig-enabled: %s
+              mig-enabled: %s%s
         """
-        .formatted(migEnabled);
+        .formatted(migEnabled, migEnabled ? "\n      mig-devices: {\"7g.40gb\": 1}" : "");
   }
 
   @BeforeEach
