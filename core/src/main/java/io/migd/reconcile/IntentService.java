@@ -1,6 +1,8 @@
 package io.migd.reconcile;
 
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +21,7 @@ public final class IntentService {
   private static final Logger log = LoggerFactory.getLogger(IntentService.class);
 
   private final IntentStore store;
-  private final Optional<FileConfig> fileConfig;
+  private volatile Optional<FileConfig> fileConfig;
   private volatile Desired current;
 
   /** The config {@code migd.config} names and a digest of its content in the config file. */
@@ -156,6 +158,38 @@ public final class IntentService {
     current = next;
     log.info(
         "node label removed: intent source={} generation={} intent={}",
+        next.source().wireName(),
+        next.generation(),
+        next.intent());
+    return true;
+  }
+
+  /**
+   * The config file's content changed (DESIGN section 13); {@code before} and {@code after} give
+   * the digest of a named config's content in the old and the new file. True when that made a new
+   * generation (the caller triggers a reconcile): the current intent names a config whose content
+   * changed and came from the label or {@code migd.config}. A REST intent is never replaced by an
+   * edit of the file.
+   */
+  public synchronized boolean configEdited(
+      Function<String, String> before, Function<String, String> after) {
+    fileConfig = fileConfig.map(f -> new FileConfig(f.name(), after.apply(f.name())));
+    Desired now = current;
+    if (!(now.intent() instanceof Desired.Intent.NamedConfig(var name))
+        || (now.source() != Desired.Source.LABEL && now.source() != Desired.Source.FILE)) {
+      return false;
+    }
+    String digest = after.apply(name);
+    if (digest.equals(before.apply(name))) {
+      return false;
+    }
+    Desired next =
+        new Desired(
+            now.source(), now.intent(), now.generation() + 1, now.labelValue(), digest, Map.of());
+    store.save(next);
+    current = next;
+    log.info(
+        "config edited: intent source={} generation={} intent={}",
         next.source().wireName(),
         next.generation(),
         next.intent());

@@ -80,7 +80,7 @@ final class NodeDecider {
                 gpu.index(),
                 new Resolution.Unreachable(
                     configs.problem().get()
-                        + "; fix the file and restart migd, which reads it at start"));
+                        + "; nothing on the GPUs changes until the file is fixed"));
           }
         } else if (config.isEmpty()) {
           for (ObservedGpu gpu : observed.gpus()) {

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -139,5 +140,32 @@ class IntentServiceTest {
         .as("the file config does not replace a label intent at start")
         .isEqualTo(Desired.Source.LABEL);
     assertThat(restarted.labelSeen(Optional.of("all-1g.5gb"))).isFalse();
+  }
+
+  @Test
+  void anEditOfTheNamedConfigIsANewGenerationUnderTheLabelOrTheFileOnly() {
+    Function<String, String> before = name -> "old-" + name;
+    Function<String, String> edited = name -> name.equals("all-balanced") ? "new" : "old-" + name;
+
+    var fromFile = start(FILE);
+    long generation = fromFile.current().generation();
+    assertThat(fromFile.configEdited(before, edited)).isTrue();
+    assertThat(fromFile.current().generation()).isEqualTo(generation + 1);
+    assertThat(fromFile.current().configDigest()).isEqualTo("new");
+    assertThat(fromFile.current().source()).isEqualTo(Desired.Source.FILE);
+    assertThat(new IntentStore(dir).load()).contains(fromFile.current());
+
+    assertThat(fromFile.labelSeen(Optional.of("all-1g.5gb"))).isTrue();
+    Desired label = fromFile.current();
+    assertThat(fromFile.configEdited(before, edited)).as("another config edited").isFalse();
+    assertThat(fromFile.current()).isEqualTo(label);
+    assertThat(fromFile.configEdited(before, name -> "newer")).isTrue();
+    assertThat(fromFile.current().source()).isEqualTo(Desired.Source.LABEL);
+    assertThat(fromFile.current().labelValue()).isEqualTo("all-1g.5gb");
+    assertThat(fromFile.current().generation()).isEqualTo(label.generation() + 1);
+
+    Desired rest = fromFile.change(Desired.Source.REST, new Desired.Intent.NamedConfig("mine"));
+    assertThat(fromFile.configEdited(before, name -> "newest")).as("under REST").isFalse();
+    assertThat(fromFile.current()).isEqualTo(rest);
   }
 }

@@ -6,6 +6,7 @@ import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigParser;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -24,12 +25,20 @@ public final class ConfigFiles {
     if (file.isBlank()) {
       return GeneratedConfigs.forModels(catalog.models());
     }
-    Path path = Path.of(file);
-    if (Files.isDirectory(path)) {
+    return parse(Path.of(file), read(Path.of(file)));
+  }
+
+  /**
+   * The text of {@code file}, following symbolic links (a ConfigMap volume's {@code ..data}).
+   *
+   * @throws ConfigFileException if the file is missing, a directory or unreadable
+   */
+  static String read(Path file) {
+    if (Files.isDirectory(file)) {
       throw unreadable(file, "it is a directory");
     }
     try {
-      return MigConfigParser.parse(path);
+      return Files.readString(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
       throw unreadable(file, "no such file");
     } catch (AccessDeniedException e) {
@@ -39,7 +48,17 @@ public final class ConfigFiles {
     }
   }
 
-  private static ConfigFileException unreadable(String file, String why) {
+  /**
+   * Parses {@code text} read from {@code file}; messages name the file by its file name.
+   *
+   * @throws ConfigFileException if it is not a valid config file
+   */
+  static MigConfigFile parse(Path file, String text) {
+    var name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+    return MigConfigParser.parse(text, name);
+  }
+
+  private static ConfigFileException unreadable(Path file, String why) {
     return new ConfigFileException("cannot read config file " + file + ": " + why, null);
   }
 }

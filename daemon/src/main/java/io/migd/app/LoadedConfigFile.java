@@ -39,12 +39,15 @@ record LoadedConfigFile(MigConfigFile file, Optional<String> problem) implements
         throw e;
       }
       log.error(
-          "{}; node {} reports it as failed until the file is fixed and migd restarted",
+          "{}; node {} reports it as failed until the file is fixed",
           e.getMessage(),
           nodeName.strip());
-      // one line: the node's reason is an annotation, and parser messages span several
-      String problem = e.getMessage().strip().replaceAll("\\s+", " ");
-      return new LoadedConfigFile(MigConfigFile.of(List.of()), Optional.of(problem));
+      return new LoadedConfigFile(MigConfigFile.of(List.of()), Optional.of(oneLine(e)));
     }
+  }
+
+  /** The node's reason is an annotation, and parser messages span several lines. */
+  static String oneLine(ConfigFileException e) {
+    return e.getMessage().strip().replaceAll("\\s+", " ");
   }
 }

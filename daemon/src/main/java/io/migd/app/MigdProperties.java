@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param stateDir where the intent and the lock live
  * @param configFile the mig-parted config file; empty for the one generated from the catalogue
  * @param config the config of that file to apply when no label or REST call says otherwise
+ * @param configFilePoll how often the config file is read again (DESIGN section 13)
  * @param reconcile loop timing
  * @param reboot reboots for MIG mode changes that need one
  * @param resetCommand resets a GPU so a pending MIG mode applies, as an argument list ({pciBusId}
@@ -42,6 +43,7 @@ public record MigdProperties(
     @DefaultValue("/var/lib/migd") Path stateDir,
     @DefaultValue("") String configFile,
     @DefaultValue("") String config,
+    @DefaultValue("10s") Duration configFilePoll,
     @DefaultValue Reconcile reconcile,
     @DefaultValue Reboot reboot,
     @DefaultValue({"nvidia-smi", "-r", "-i", "{pciBusId}"}) List<String> resetCommand,
@@ -66,6 +68,10 @@ public record MigdProperties(
               + " by CDI IDs, and NVIDIA's spec of each GPU comes from migd.cdi.refresh-command");
     }
     resetCommand = CommandList.check("migd.reset-command", resetCommand);
+    if (configFilePoll.isNegative() || configFilePoll.isZero()) {
+      throw new IllegalArgumentException(
+          "migd.config-file-poll must be positive, got " + configFilePoll);
+    }
     if (health.livenessTimeout() == null) {
       health =
           new Health(

@@ -12,7 +12,6 @@ import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
-import io.migd.profiles.MigConfigWriter;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.DeviceOwnership;
 import io.migd.reconcile.GpuReset;
@@ -28,7 +27,10 @@ import io.migd.reconcile.UsageSource;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.health.contributor.Health;
@@ -41,24 +43,36 @@ import org.springframework.context.annotation.DependsOn;
 /** Wires the reconcile core of the daemon with plain {@code new}. */
 @Configuration(proxyBeanMethods = false)
 class ReconcileConfiguration {
-  private static final org.slf4j.Logger log =
-      org.slf4j.LoggerFactory.getLogger(ReconcileConfiguration.class);
+  private static final Logger log = LoggerFactory.getLogger(ReconcileConfiguration.class);
 
   @Bean
   GpuModelCatalog gpuModelCatalog() {
     return GpuModelCatalog.builtIn();
   }
 
-  /** The config file as read at start; {@link LoadedConfigFile#load} says what a bad one means. */
+  /** The config file as it is now; {@link LiveConfigFile} says what a bad one means. */
   @Bean
-  LoadedConfigFile loadedConfigFile(
+  @DependsOn("stateLock")
+  LiveConfigFile liveConfigFile(
       MigdProperties properties, GpuModelCatalog catalog, @Value("${NODE_NAME:}") String nodeName) {
-    return LoadedConfigFile.load(properties.configFile(), catalog, nodeName);
+    return LiveConfigFile.start(properties.configFile(), catalog, nodeName, properties.stateDir());
   }
 
   @Bean
-  MigConfigFile migConfigFile(LoadedConfigFile loaded) {
-    return loaded.file();
+  MigConfigFile migConfigFile(LiveConfigFile live) {
+    return live.file();
+  }
+
+  /** Polls the config file; started once the loop exists, so an edit can trigger it. */
+  @Bean(destroyMethod = "close")
+  ConfigFilePoll configFilePoll(
+      LiveConfigFile live, IntentService intents, ReconcileLoop loop, MigdProperties properties) {
+    return new ConfigFilePoll(live, intents, loop::trigger, properties.configFilePoll());
+  }
+
+  @Bean
+  SmartInitializingSingleton configFilePollStart(ConfigFilePoll poll) {
+    return poll::start;
   }
 
   @Bean(destroyMethod = "close")
@@ -78,7 +92,7 @@ class ReconcileConfiguration {
             ? Optional.empty()
             : Optional.of(
                 new IntentService.FileConfig(
-                    properties.config(), digest(configs, properties.config())));
+                    properties.config(), LiveConfigFile.digest(configs, properties.config())));
     IntentService intents = new IntentService(new IntentStore(properties.stateDir()), fileConfig);
     NodeLabelWatch watch = nodeLabelWatch.getIfAvailable();
     if (watch != null) {
@@ -94,23 +108,6 @@ class ReconcileConfiguration {
       }
     }
     return intents;
-  }
-
-  /** A digest of the named config's content, so an edit under the same name is a new generation. */
-  static String digest(MigConfigFile configs, String name) {
-    String content =
-        configs
-            .config(name)
-            .map(c -> MigConfigWriter.write(MigConfigFile.of(java.util.List.of(c))))
-            .orElse("");
-    try {
-      byte[] hash =
-          java.security.MessageDigest.getInstance("SHA-256")
-              .digest(content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      return java.util.HexFormat.of().formatHex(hash, 0, 12);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
-    }
   }
 
   /**
@@ -150,7 +147,7 @@ class ReconcileConfiguration {
   Reconciler reconciler(
       NvmlSession session,
       GpuModelCatalog catalog,
-      LoadedConfigFile configs,
+      LiveConfigFile configs,
       MigdProperties properties,
       Optional<KubeletUsage> kubeletUsage,
       UsageSource processUsage,

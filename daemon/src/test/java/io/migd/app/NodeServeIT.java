@@ -118,7 +118,7 @@ class NodeServeIT {
               reason ->
                   assertThat(reason)
                       .contains("configs.yaml: not valid YAML")
-                      .contains("fix the file and restart migd"));
+                      .contains("nothing on the GPUs changes until the file is fixed"));
       assertThat(daemon.isAlive()).as(daemon.stdout()).isTrue();
     }
   }
