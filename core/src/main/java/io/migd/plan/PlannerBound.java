@@ -12,12 +12,12 @@ package io.migd.plan;
  */
 public record PlannerBound(long maxSteps) {
   /**
-   * The default: the real catalogue's hardest decision (every target of an H100 from every one of
-   * its layouts, instances in use included) takes a few thousand steps, so this leaves it a margin
-   * of over a hundred times, while the pathological model of the benchmark reaches it well under
-   * 200 ms.
+   * The default: the real catalogue's hardest decision (every target of every MIG model, from an
+   * empty GPU and from every maximal layout with an instance in use) takes at most 700 steps, so
+   * this leaves a margin of over 250 times, while the pathological model of issue 19 (20 profiles
+   * sharing every placement) reaches it in about 50 ms (bench/README.md).
    */
-  public static final PlannerBound DEFAULT = new PlannerBound(1_000_000);
+  public static final PlannerBound DEFAULT = new PlannerBound(200_000);
 
   /** Validates the bound. */
   public PlannerBound {

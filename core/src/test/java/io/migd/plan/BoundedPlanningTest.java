@@ -9,12 +9,11 @@ import io.migd.layout.ObservedGpu;
 import io.migd.layout.Usage;
 import io.migd.nvml.NvmlReturn;
 import io.migd.plan.Layouts.Placed;
+import io.migd.plan.testing.SharedPlacementModel;
 import io.migd.profiles.CiProfile;
-import io.migd.profiles.ComputeCapability;
 import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.Placement;
-import io.migd.profiles.ProfileName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,62 +28,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * so far or a clear cut; the real catalogue never nears the bound.
  */
 class BoundedPlanningTest {
-  private static final int PROFILES = 20;
-
-  /**
-   * {@value #PROFILES} one-slice profiles {@code 1g.<n>gb} on {@code memorySlices} memory slices,
-   * each placeable on the first {@code shared} of them: every instance of the target competes for
-   * the same placements.
-   */
-  static GpuModel pathological(int memorySlices, int shared) {
-    var placements = new ArrayList<Placement>();
-    for (int start = 0; start < shared; start++) {
-      placements.add(new Placement(start, 1));
-    }
-    var profiles = new ArrayList<GiProfile>();
-    for (int n = 1; n <= PROFILES; n++) {
-      profiles.add(
-          new GiProfile(
-              ProfileName.of(1, n),
-              n,
-              100 + n,
-              1,
-              shared,
-              1024L * n,
-              4,
-              1,
-              0,
-              0,
-              0,
-              0,
-              placements,
-              List.of(new CiProfile(0, 0, 1, 1, 4, CiProfile.slicePlacements(1, 1)))));
-    }
-    return new GpuModel(
-        "SHARED-" + PROFILES + "x" + shared,
-        "Pathological test GPU",
-        0x7FFE10DE,
-        10,
-        new ComputeCapability(10, 0),
-        262_144L,
-        128,
-        true,
-        memorySlices,
-        profiles);
-  }
-
-  /** One instance of every profile. */
   private static GpuTarget oneOfEach() {
-    var specs = new ArrayList<GpuInstanceSpec>();
-    for (int n = PROFILES; n >= 1; n--) {
-      specs.add(GpuInstanceSpec.whole(ProfileName.of(1, n)));
-    }
-    return GpuTarget.mig(GPU0, specs);
+    return SharedPlacementModel.oneOfEach(GPU0);
   }
 
   @Test
   void plansWithTheBestLayoutFoundWhenTheBoundCutsTheSearch() {
-    GpuModel model = pathological(32, 32);
+    GpuModel model = SharedPlacementModel.model(32, 32);
     var steps = new SearchSteps(PlannerBound.DEFAULT);
 
     Decision decision = Planner.decide(oneOfEach(), Gpus.migOn(model), Usage.NONE, model, steps);
@@ -103,7 +53,7 @@ class BoundedPlanningTest {
   @Test
   void failsTheGpuWhenTheBoundCutsTheSearchBeforeAnyLayout() {
     // 20 instances for 19 shared placements: no layout, but no quick proof of it either.
-    GpuModel model = pathological(32, 19);
+    GpuModel model = SharedPlacementModel.model(32, 19);
 
     Decision decision = Planner.decide(oneOfEach(), Gpus.migOn(model), Usage.NONE, model);
 
@@ -111,12 +61,14 @@ class BoundedPlanningTest {
         .isEqualTo(
             new Decision.Failed(
                 NvmlReturn.UNKNOWN,
-                "GPU 0 (SHARED-20x19): placement search cut after 1000000 steps"));
+                "GPU 0 (SHARED-20x19): placement search cut after "
+                    + PlannerBound.DEFAULT.maxSteps()
+                    + " steps"));
   }
 
   @Test
   void takesTheBoundFromTheCaller() {
-    GpuModel model = pathological(32, 19);
+    GpuModel model = SharedPlacementModel.model(32, 19);
 
     Decision decision =
         Planner.decide(oneOfEach(), Gpus.migOn(model), Usage.NONE, model, new PlannerBound(500));

@@ -122,7 +122,7 @@ public record MigdProperties(
    *     (DESIGN section 13); at the bound it plans with the best layout found so far, or fails the
    *     GPU when it found none
    */
-  public record Planner(@DefaultValue("1000000") long maxSteps) {
+  public record Planner(@DefaultValue("200000") long maxSteps) {
     /** Refuses a bound below 1. */
     public Planner {
       new PlannerBound(maxSteps);
