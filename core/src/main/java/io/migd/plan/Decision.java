@@ -5,9 +5,9 @@ import io.migd.nvml.NvmlReturn;
 import java.util.List;
 
 /**
- * What was decided for one GPU. The planner returns the first four; the reconciler adds {@link
- * Unmanaged} and {@link Failed} for GPUs it cannot hand to the planner, so every GPU of the node
- * has a decision.
+ * What was decided for one GPU. The planner returns the first four, and {@link Failed} when its
+ * placement search is cut; the reconciler adds {@link Unmanaged} and {@link Failed} for GPUs it
+ * cannot hand to the planner, so every GPU of the node has a decision.
  */
 public sealed interface Decision {
   /** The GPU already looks as it should; nothing to do. */
@@ -54,6 +54,15 @@ public sealed interface Decision {
      */
     public static Failed unexpected(String doing, RuntimeException cause) {
       return new Failed(NvmlReturn.UNKNOWN, doing + " failed: " + cause);
+    }
+
+    /**
+     * The placement search reached {@code migd.planner.max-steps} before it found any layout (issue
+     * 19): {@code reason} says after how many steps. Not the target's fault, so never {@link
+     * Infeasible}; a larger bound may find one. The code is {@link NvmlReturn#UNKNOWN}.
+     */
+    public static Failed searchCut(String reason) {
+      return new Failed(NvmlReturn.UNKNOWN, reason);
     }
   }
 }

@@ -4,26 +4,33 @@ import io.migd.profiles.Placement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Complete search for the final layout of GPU instances on one GPU.
+ * Search for the final layout of GPU instances on one GPU, memoised and bounded.
  *
  * <p>A layout gives each profile of the target as many placements as the target asks for, with no
- * two overlapping. The search walks every such layout (depth first over each profile's placements
- * in index order, so instances of one profile are combinations, never permutations) and keeps the
- * best by a total order: the most existing GPU instances kept (that is, the fewest destroyed), then
- * the longest run of free memory slices, then the lexicographically smallest sorted list of
- * placement starts, then the profiles at those starts in catalogue order. Because the order is
- * total, the answer does not depend on the order the groups are given in.
+ * two overlapping. The search walks such layouts (depth first over each profile's placements in
+ * index order, so instances of one profile are combinations, never permutations) and keeps the best
+ * by a total order: the most existing GPU instances kept (that is, the fewest destroyed), then the
+ * longest run of free memory slices, then the lexicographically smallest sorted list of placement
+ * starts, then the profiles at those starts in catalogue order. Because the order is total, the
+ * answer does not depend on the order the groups are given in.
+ *
+ * <p>Memoised: once the first groups are placed, the best way to place the rest depends only on
+ * which memory slices are taken (every criterion above compares the rest alone when the first
+ * groups are fixed), so each (group, taken slices) is solved once. Bounded (issue 19, DESIGN
+ * section 13): every placement tried is a step of the decision's {@link SearchSteps}; at the bound
+ * the search answers with the best layout found so far, or {@link Answer.Cut} when it has none.
+ * Nothing memoised comes from a cut search.
  *
  * <p>Memory slices are bits of a {@code long} (no GPU known has more than 8; {@link TargetCheck}
  * turns a GPU past {@link #MAX_SLICES} into an infeasible target). Placements of instances that
- * must stay are occupied from the start. A branch is cut when even keeping every existing instance
- * still reachable cannot beat the best kept count, or ties it while the free run it still has is
- * already shorter than the best's.
+ * must stay are occupied from the start.
  */
 final class GiLayoutSearch {
   /**
@@ -65,6 +72,23 @@ final class GiLayoutSearch {
     }
   }
 
+  /** What a search found. */
+  sealed interface Answer {
+    /** A layout: the best there is, or the best found before the bound. */
+    record Found(Solution solution) implements Answer {}
+
+    /** No layout exists. */
+    record None() implements Answer {}
+
+    /** The bound was reached before any layout was found. */
+    record Cut() implements Answer {}
+  }
+
+  /** The best way to place the groups from one on, given the slices taken before them. */
+  private record Rest(int kept, int run, long startBits, int[] ranks, long[] chosen) {}
+
+  private static final Rest DEAD = new Rest(-1, -1, 0, new int[0], new long[0]);
+
   private final long full;
   private final int groups;
   private final int[] count;
@@ -73,25 +97,19 @@ final class GiLayoutSearch {
   private final int[][] starts;
   private final long[] existing;
   private final long[] forced;
-  private final int[] suffixPotential;
-  private final long[] chosen;
   private final int slices;
-  private final boolean anyWillDo;
-  private long[] bestChosen;
-  private int bestKept = -1;
-  private int bestRun = -1;
-  private long bestStarts;
-  private int[] bestRanks;
+  private final SearchSteps steps;
+  private final List<Map<Long, Rest>> memo;
 
   /** Where each group given sits in the search order. */
   private final int[] order;
 
-  private GiLayoutSearch(int memorySlices, List<Group> given, boolean anyWillDo) {
+  private GiLayoutSearch(int memorySlices, List<Group> given, SearchSteps steps) {
     if (memorySlices < 1 || memorySlices > MAX_SLICES) {
       throw new IllegalArgumentException("a GPU with " + memorySlices + " memory slices");
     }
     slices = memorySlices;
-    this.anyWillDo = anyWillDo;
+    this.steps = steps;
     full = mask(0, memorySlices);
     // Larger instances first: they have the fewest placements, so dead ends show early.
     var list = new ArrayList<>(given);
@@ -109,8 +127,10 @@ final class GiLayoutSearch {
     starts = new int[groups][];
     existing = new long[groups];
     forced = new long[groups];
-    suffixPotential = new int[groups + 1];
-    chosen = new long[groups];
+    memo = new ArrayList<>(groups + 1);
+    for (int g = 0; g <= groups; g++) {
+      memo.add(new HashMap<>());
+    }
     for (int g = 0; g < groups; g++) {
       Group group = list.get(g);
       count[g] = group.count();
@@ -129,28 +149,54 @@ final class GiLayoutSearch {
         starts[g][i] = p.start();
       }
     }
-    for (int g = groups - 1; g >= 0; g--) {
-      suffixPotential[g] = suffixPotential[g + 1] + Math.min(count[g], Long.bitCount(existing[g]));
-    }
   }
 
   /**
-   * Searches every layout of the groups on a GPU of {@code memorySlices} memory slices.
+   * Searches the layouts of the groups on a GPU of {@code memorySlices} memory slices, taking steps
+   * from {@code steps}.
    *
-   * @return the best layout, or empty when none exists
+   * @return the best layout (the best found so far when the bound is reached), none when no layout
+   *     exists, or cut when the bound was reached before any was found
    */
-  static Optional<Solution> best(int memorySlices, List<Group> groups) {
+  static Answer best(int memorySlices, List<Group> groups, SearchSteps steps) {
     Objects.requireNonNull(groups);
-    return new GiLayoutSearch(memorySlices, groups, false).run();
+    var search = new GiLayoutSearch(memorySlices, groups, steps);
+    Optional<Long> occ = search.forcedSlices();
+    if (occ.isEmpty()) {
+      return new Answer.None();
+    }
+    Rest rest = search.rest(0, occ.get());
+    if (rest != DEAD && rest != null) {
+      return new Answer.Found(search.solution(rest));
+    }
+    return steps.cut() ? new Answer.Cut() : new Answer.None();
   }
 
-  /** Whether the groups have any layout at all; stops at the first one found. */
-  static boolean fits(int memorySlices, List<Group> groups) {
+  /**
+   * Whether the groups have any layout at all; stops at the first one found.
+   *
+   * @return found (with that first layout), none, or cut
+   */
+  static Answer fits(int memorySlices, List<Group> groups, SearchSteps steps) {
     Objects.requireNonNull(groups);
-    return new GiLayoutSearch(memorySlices, groups, true).run().isPresent();
+    var search = new GiLayoutSearch(memorySlices, groups, steps);
+    Optional<Long> occ = search.forcedSlices();
+    if (occ.isEmpty()) {
+      return new Answer.None();
+    }
+    var chosen = new long[groups.size()];
+    if (search.anyLayout(0, occ.get(), chosen)) {
+      var list = new ArrayList<Long>(chosen.length);
+      for (int g : search.order) {
+        list.add(chosen[g]);
+      }
+      return new Answer.Found(new Solution(list, 0, 0));
+    }
+    return steps.cut() ? new Answer.Cut() : new Answer.None();
   }
 
-  private Optional<Solution> run() {
+  /** The slices the instances that must stay take, or empty when two of them overlap. */
+  private Optional<Long> forcedSlices() {
     long occ = 0;
     for (int g = 0; g < groups; g++) {
       for (int i = 0; i < masks[g].length; i++) {
@@ -162,102 +208,144 @@ final class GiLayoutSearch {
         }
       }
     }
-    nextGroup(-1, occ, 0);
-    if (bestChosen == null) {
-      return Optional.empty();
-    }
+    return Optional.of(occ);
+  }
+
+  private Solution solution(Rest rest) {
     var result = new ArrayList<Long>(groups);
     for (int g : order) {
-      result.add(bestChosen[g]);
+      result.add(rest.chosen()[g]);
     }
-    return Optional.of(new Solution(result, bestKept, bestRun));
+    return new Solution(result, rest.kept(), rest.run());
   }
 
-  private void nextGroup(int g, long occ, int kept) {
-    if (g + 1 == groups) {
-      consider(occ, kept);
-    } else {
-      place(g + 1, 0, count[g + 1], occ, kept);
+  /**
+   * The best placement of groups {@code g} on with {@code occ} taken: {@link #DEAD} when there is
+   * none, null when the bound was reached before one was found.
+   */
+  private Rest rest(int g, long occ) {
+    if (g == groups) {
+      int[] ranks = new int[slices];
+      Arrays.fill(ranks, -1);
+      return new Rest(0, longestRun(full & ~occ), 0, ranks, new long[groups]);
     }
+    Rest known = memo.get(g).get(occ);
+    if (known != null) {
+      return known;
+    }
+    var best = new Rest[1];
+    choose(g, 0, count[g], occ, 0L, 0, best);
+    if (steps.cut()) {
+      return best[0];
+    }
+    Rest result = best[0] == null ? DEAD : best[0];
+    memo.get(g).put(occ, result);
+    return result;
   }
 
-  private void place(int g, int i, int left, long occ, int kept) {
-    if (anyWillDo && bestChosen != null) {
+  /** Chooses group {@code g}'s placements from index {@code i} on, {@code left} of them still. */
+  private void choose(int g, int i, int left, long occ, long bits, int kept, Rest[] best) {
+    if (!steps.take()) {
       return;
     }
     if (left == 0) {
       if ((forced[g] >>> i) == 0) {
-        nextGroup(g, occ, kept);
+        Rest after = rest(g + 1, occ);
+        if (after != null && after != DEAD) {
+          Rest here = with(g, bits, kept, after);
+          if (best[0] == null || better(here, best[0])) {
+            best[0] = here;
+          }
+        }
       }
       return;
     }
-    int n = masks[g].length;
-    if (n - i < left) {
+    if (masks[g].length - i < left) {
       return;
     }
-    int potential =
-        kept + Math.min(left, Long.bitCount(existing[g] >>> i)) + suffixPotential[g + 1];
-    if (potential < bestKept || (potential == bestKept && longestRun(full & ~occ) < bestRun)) {
-      return;
-    }
-    boolean isForced = (forced[g] >>> i & 1) != 0;
-    if (isForced) {
+    if ((forced[g] >>> i & 1) != 0) {
       // Already occupied by itself from the start; it can only be taken.
-      chosen[g] |= 1L << i;
-      place(g, i + 1, left - 1, occ, kept + 1);
-      chosen[g] &= ~(1L << i);
+      choose(g, i + 1, left - 1, occ, bits | 1L << i, kept + 1, best);
       return;
     }
     if ((masks[g][i] & occ) == 0) {
-      chosen[g] |= 1L << i;
-      place(g, i + 1, left - 1, occ | masks[g][i], kept + (int) (existing[g] >>> i & 1));
-      chosen[g] &= ~(1L << i);
+      choose(
+          g,
+          i + 1,
+          left - 1,
+          occ | masks[g][i],
+          bits | 1L << i,
+          kept + (int) (existing[g] >>> i & 1),
+          best);
     }
-    place(g, i + 1, left, occ, kept);
+    choose(g, i + 1, left, occ, bits, kept, best);
   }
 
-  private void consider(long occ, int kept) {
-    int run = longestRun(full & ~occ);
-    if (kept < bestKept || (kept == bestKept && run < bestRun)) {
-      return;
+  /** {@code after} with group {@code g} at {@code bits} in front of it. */
+  private Rest with(int g, long bits, int kept, Rest after) {
+    long startBits = after.startBits();
+    int[] ranks = after.ranks().clone();
+    for (long b = bits; b != 0; b &= b - 1) {
+      int start = starts[g][Long.numberOfTrailingZeros(b)];
+      startBits |= 1L << start;
+      ranks[start] = rank[g];
     }
-    // Starts are distinct (instances do not overlap), so a layout's sorted starts are a bit set.
-    long startBits = 0;
-    for (int g = 0; g < groups; g++) {
-      for (long bits = chosen[g]; bits != 0; bits &= bits - 1) {
-        startBits |= 1L << starts[g][Long.numberOfTrailingZeros(bits)];
-      }
-    }
-    int[] ranks = null;
-    if (kept == bestKept && run == bestRun) {
-      int c = compareStarts(startBits, bestStarts);
-      if (c > 0) {
-        return;
-      }
-      if (c == 0) {
-        ranks = ranksByStart();
-        if (Arrays.compare(ranks, bestRanks) >= 0) {
-          return;
-        }
-      }
-    }
-    bestKept = kept;
-    bestRun = run;
-    bestStarts = startBits;
-    bestRanks = ranks != null ? ranks : ranksByStart();
-    bestChosen = chosen.clone();
+    long[] chosen = after.chosen().clone();
+    chosen[g] = bits;
+    return new Rest(kept + after.kept(), after.run(), startBits, ranks, chosen);
   }
 
-  /** The catalogue rank of the profile at each memory slice where an instance starts, else -1. */
-  private int[] ranksByStart() {
-    int[] ranks = new int[slices];
-    Arrays.fill(ranks, -1);
-    for (int g = 0; g < groups; g++) {
-      for (long bits = chosen[g]; bits != 0; bits &= bits - 1) {
-        ranks[starts[g][Long.numberOfTrailingZeros(bits)]] = rank[g];
-      }
+  /** Whether {@code a} comes before {@code b} in the order the search keeps the best by. */
+  private static boolean better(Rest a, Rest b) {
+    if (a.kept() != b.kept()) {
+      return a.kept() > b.kept();
     }
-    return ranks;
+    if (a.run() != b.run()) {
+      return a.run() > b.run();
+    }
+    int c = compareStarts(a.startBits(), b.startBits());
+    return c != 0 ? c < 0 : Arrays.compare(a.ranks(), b.ranks()) < 0;
+  }
+
+  /**
+   * Whether groups {@code g} on have a layout with {@code occ} taken, writing the first found into
+   * {@code chosen}; a (group, taken slices) without one is remembered.
+   */
+  private boolean anyLayout(int g, long occ, long[] chosen) {
+    if (g == groups) {
+      return true;
+    }
+    Rest known = memo.get(g).get(occ);
+    if (known == DEAD) {
+      return false;
+    }
+    boolean found = anyChoice(g, 0, count[g], occ, 0L, chosen);
+    if (!found && !steps.cut()) {
+      memo.get(g).put(occ, DEAD);
+    }
+    return found;
+  }
+
+  private boolean anyChoice(int g, int i, int left, long occ, long bits, long[] chosen) {
+    if (!steps.take()) {
+      return false;
+    }
+    if (left == 0) {
+      if ((forced[g] >>> i) != 0) {
+        return false;
+      }
+      chosen[g] = bits;
+      return anyLayout(g + 1, occ, chosen);
+    }
+    if (masks[g].length - i < left) {
+      return false;
+    }
+    if ((forced[g] >>> i & 1) != 0) {
+      return anyChoice(g, i + 1, left - 1, occ, bits | 1L << i, chosen);
+    }
+    return ((masks[g][i] & occ) == 0
+            && anyChoice(g, i + 1, left - 1, occ | masks[g][i], bits | 1L << i, chosen))
+        || anyChoice(g, i + 1, left, occ, bits, chosen);
   }
 
   /**

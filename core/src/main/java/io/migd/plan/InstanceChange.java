@@ -26,14 +26,17 @@ final class InstanceChange {
   private final List<Wanted> wanted;
   private final List<ExistingInstance> existing;
   private final int[] wantedCount;
+  private final SearchSteps steps;
 
   private InstanceChange(
       GpuIndex gpu,
       GpuModel model,
       List<Wanted> wanted,
       List<LiveGpuInstance> observed,
-      Usage usage) {
+      Usage usage,
+      SearchSteps steps) {
     this.gpu = gpu;
+    this.steps = steps;
     this.model = model;
     this.wanted = wanted;
     this.wantedCount = new int[model.giProfiles().size()];
@@ -53,8 +56,9 @@ final class InstanceChange {
       List<Wanted> wanted,
       List<LiveGpuInstance> observed,
       Usage usage,
-      List<Step> prefix) {
-    return new InstanceChange(gpu, model, wanted, observed, usage).decide(prefix);
+      List<Step> prefix,
+      SearchSteps steps) {
+    return new InstanceChange(gpu, model, wanted, observed, usage, steps).decide(prefix);
   }
 
   private Decision decide(List<Step> prefix) {
@@ -84,24 +88,30 @@ final class InstanceChange {
               r, wantedCount[r], profile.placements(), existingBits, forcedBits));
       groupRanks.add(r);
     }
-    Optional<GiLayoutSearch.Solution> solution = GiLayoutSearch.best(model.memorySlices(), groups);
-    if (solution.isEmpty()) {
-      var inUse = existing.stream().filter(ExistingInstance::inUse).toList();
-      return InUseCheck.blocked(
-          gpu,
-          model,
-          inUse,
-          "the target ("
-              + TargetCheck.describe(wantedCount, model)
-              + ") does not fit around the GPU instances in use: "
-              + InUseCheck.describeAll(inUse));
+    GiLayoutSearch.Solution solution;
+    switch (GiLayoutSearch.best(model.memorySlices(), groups, steps)) {
+      case GiLayoutSearch.Answer.Found(var found) -> solution = found;
+      case GiLayoutSearch.Answer.Cut() -> {
+        return Decision.Failed.searchCut(TargetCheck.prefix(gpu, model) + steps.cutReason());
+      }
+      case GiLayoutSearch.Answer.None() -> {
+        var inUse = existing.stream().filter(ExistingInstance::inUse).toList();
+        return InUseCheck.blocked(
+            gpu,
+            model,
+            inUse,
+            "the target ("
+                + TargetCheck.describe(wantedCount, model)
+                + ") does not fit around the GPU instances in use: "
+                + InUseCheck.describeAll(inUse));
+      }
     }
     var kept = new ArrayList<ExistingInstance>();
     var created = new ArrayList<Placed>();
     for (int g = 0; g < groups.size(); g++) {
       int r = groupRanks.get(g);
       GiProfile profile = model.giProfiles().get(r);
-      for (long bits = solution.get().chosen().get(g); bits != 0; bits &= bits - 1) {
+      for (long bits = solution.chosen().get(g); bits != 0; bits &= bits - 1) {
         int index = Long.numberOfTrailingZeros(bits);
         Optional<ExistingInstance> there =
             existing.stream().filter(e -> e.rank() == r && e.placementIndex() == index).findFirst();

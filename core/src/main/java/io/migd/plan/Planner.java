@@ -21,7 +21,8 @@ import java.util.Objects;
  * the most existing GPU instances, found by a complete search over placements), places every GPU
  * and compute instance it creates explicitly, and never plans to destroy an instance in use: a
  * change that needs one is {@link Decision.Blocked}. A target the GPU cannot hold is {@link
- * Decision.Infeasible}, whatever the GPU looks like now.
+ * Decision.Infeasible}, whatever the GPU looks like now. The search is bounded ({@link
+ * PlannerBound}); decisions on every GPU of the catalogue end far below the default bound.
  */
 public final class Planner {
   private Planner() {}
@@ -42,6 +43,22 @@ public final class Planner {
    */
   public static Decision decide(
       GpuTarget desired, ObservedGpu observed, Usage usage, GpuModel model) {
+    return decide(desired, observed, usage, model, PlannerBound.DEFAULT);
+  }
+
+  /**
+   * As {@link #decide(GpuTarget, ObservedGpu, Usage, GpuModel)}, with the placement search bounded
+   * by {@code bound} ({@code migd.planner.max-steps}): at the bound the plan uses the best layout
+   * found so far, and a search that found none is {@link Decision.Failed}.
+   */
+  public static Decision decide(
+      GpuTarget desired, ObservedGpu observed, Usage usage, GpuModel model, PlannerBound bound) {
+    return decide(desired, observed, usage, model, new SearchSteps(bound));
+  }
+
+  /** As {@link #decide(GpuTarget, ObservedGpu, Usage, GpuModel, PlannerBound)}, counting steps. */
+  static Decision decide(
+      GpuTarget desired, ObservedGpu observed, Usage usage, GpuModel model, SearchSteps steps) {
     Objects.requireNonNull(desired, "desired");
     Objects.requireNonNull(observed, "observed");
     Objects.requireNonNull(usage, "usage");
@@ -71,8 +88,9 @@ public final class Planner {
           TargetCheck.prefix(gpu, model)
               + "MIG is asked of a GPU without MIG; it can be shared by time-slicing instead");
     }
-    return switch (TargetCheck.check(desired, model)) {
+    return switch (TargetCheck.check(desired, model, steps)) {
       case TargetCheck.Result.Invalid(var reason) -> new Decision.Infeasible(reason);
+      case TargetCheck.Result.Cut(var reason) -> Decision.Failed.searchCut(reason);
       case TargetCheck.Result.Valid(var wanted) -> {
         if (!current) {
           List<String> holders = distinct(usage.holdersOf(gpu));
@@ -84,12 +102,13 @@ public final class Planner {
                     + String.join(", ", holders));
           }
           yield InstanceChange.decide(
-              gpu, model, wanted, List.of(), usage, List.of(new Step.EnableMig(gpu)));
+              gpu, model, wanted, List.of(), usage, List.of(new Step.EnableMig(gpu)), steps);
         }
         // MIG on with "off" pending: asking for the current mode cancels the pending change.
         List<Step> prefix =
             observed.migMode().pending() ? List.of() : List.of(new Step.EnableMig(gpu));
-        yield InstanceChange.decide(gpu, model, wanted, observed.gpuInstances(), usage, prefix);
+        yield InstanceChange.decide(
+            gpu, model, wanted, observed.gpuInstances(), usage, prefix, steps);
       }
     };
   }

@@ -43,13 +43,16 @@ final class TargetCheck {
 
     /** The target cannot exist on this GPU, and why. */
     record Invalid(String reason) implements Result {}
+
+    /** The search for a layout reached its bound before it found one or showed there is none. */
+    record Cut(String reason) implements Result {}
   }
 
   private static final Comparator<Wanted> CANONICAL =
       Comparator.comparingInt(Wanted::rank)
           .thenComparing(Wanted::computeInstances, TargetCheck::compareSizes);
 
-  static Result check(GpuTarget target, GpuModel model) {
+  static Result check(GpuTarget target, GpuModel model, SearchSteps steps) {
     GpuIndex gpu = target.gpu();
     Optional<String> tooLarge = beyondSearch(model);
     if (tooLarge.isPresent()) {
@@ -106,15 +109,23 @@ final class TargetCheck {
         return invalid(gpu, model, problem.get());
       }
     }
-    if (!GiLayoutSearch.fits(model.memorySlices(), groups(counts, model))) {
-      int[] part = largestPart(counts, model);
-      return invalid(
-          gpu,
-          model,
-          describe(counts, model)
-              + " do not fit together; the largest part that fits: "
-              + describe(part, model)
-              + profilesHere(model));
+    switch (GiLayoutSearch.fits(model.memorySlices(), groups(counts, model), steps)) {
+      case GiLayoutSearch.Answer.Found _ -> {}
+      case GiLayoutSearch.Answer.Cut() -> {
+        return new Result.Cut(prefix(gpu, model) + steps.cutReason());
+      }
+      case GiLayoutSearch.Answer.None() -> {
+        int[] part = largestPart(counts, model, steps);
+        return invalid(
+            gpu,
+            model,
+            describe(counts, model)
+                + " do not fit together; the largest part that fits"
+                + (steps.cut() ? " (found before the " + steps.cutReason() + ")" : "")
+                + ": "
+                + describe(part, model)
+                + profilesHere(model));
+      }
     }
     return new Result.Valid(wanted);
   }
@@ -237,16 +248,25 @@ final class TargetCheck {
    * The sub-multiset that fits with the most compute slices, then the most GPU instances, then the
    * most memory slices (the first in catalogue order on a tie).
    */
-  private static int[] largestPart(int[] counts, GpuModel model) {
+  private static int[] largestPart(int[] counts, GpuModel model, SearchSteps steps) {
     int[] part = new int[counts.length];
     int[] best = new int[counts.length];
     long[] bestScore = {-1};
-    largestPart(counts, model, 0, part, best, bestScore);
+    largestPart(counts, model, 0, part, best, bestScore, steps);
     return best;
   }
 
   private static void largestPart(
-      int[] counts, GpuModel model, int r, int[] part, int[] best, long[] bestScore) {
+      int[] counts,
+      GpuModel model,
+      int r,
+      int[] part,
+      int[] best,
+      long[] bestScore,
+      SearchSteps steps) {
+    if (!steps.take()) {
+      return;
+    }
     if (r == counts.length) {
       long compute = 0;
       long instances = 0;
@@ -258,7 +278,9 @@ final class TargetCheck {
         memory += (long) part[i] * p.memorySlices();
       }
       long score = (compute << 32) | (instances << 16) | memory;
-      if (score > bestScore[0] && GiLayoutSearch.fits(model.memorySlices(), groups(part, model))) {
+      if (score > bestScore[0]
+          && GiLayoutSearch.fits(model.memorySlices(), groups(part, model), steps)
+              instanceof GiLayoutSearch.Answer.Found) {
         bestScore[0] = score;
         System.arraycopy(part, 0, best, 0, part.length);
       }
@@ -266,7 +288,7 @@ final class TargetCheck {
     }
     for (int n = counts[r]; n >= 0; n--) {
       part[r] = n;
-      largestPart(counts, model, r + 1, part, best, bestScore);
+      largestPart(counts, model, r + 1, part, best, bestScore, steps);
     }
     part[r] = 0;
   }

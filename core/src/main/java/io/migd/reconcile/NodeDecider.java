@@ -11,6 +11,7 @@ import io.migd.nvml.NvmlException;
 import io.migd.plan.Decision;
 import io.migd.plan.DynamicPlanner;
 import io.migd.plan.Planner;
+import io.migd.plan.PlannerBound;
 import io.migd.profiles.ComputeCapability;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.MigConfig;
@@ -33,14 +34,17 @@ final class NodeDecider {
   private final ModelSource models;
   private final DeviceOwnership ownership;
   private final DynamicSwitches switches;
+  private final PlannerBound bound;
   private final LongAdder plannerRuns = new LongAdder();
 
   NodeDecider(
       ConfigLookup configs,
       ModelSource models,
       DeviceOwnership ownership,
-      DynamicSwitches switches) {
+      DynamicSwitches switches,
+      PlannerBound bound) {
     this.configs = configs;
+    this.bound = bound;
     this.models = models;
     this.ownership = ownership;
     this.switches = switches;
@@ -185,7 +189,7 @@ final class NodeDecider {
         yield target.dynamic()
             ? DynamicPlanner.decide(
                 target, now, usage, model.orElseThrow(), ownership.claims().on(gpu))
-            : Planner.decide(target, now, usage, model.orElseGet(() -> nonMigModel(now)));
+            : Planner.decide(target, now, usage, model.orElseGet(() -> nonMigModel(now)), bound);
       }
     };
   }

@@ -12,12 +12,14 @@ import io.migd.layout.Usage;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Decision;
+import io.migd.plan.PlannerBound;
 import io.migd.profiles.GpuModelCatalog;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.SequencedSet;
@@ -45,6 +47,7 @@ public final class Reconciler {
   private final ModeChange modeChange;
   private final Clock clock;
   private final GpuPool pool;
+  private final PlannerBound bound;
 
   /** What a reconciler is built from, kept so that a copy in another kubelet mode can be built. */
   private record Parts(
@@ -78,10 +81,11 @@ public final class Reconciler {
     this(
         new Parts(observer, models, configs, usageSource, executor, listener, reset, reboot, clock),
         DeviceOwnership.DEVICE_PLUGIN,
-        new GpuPool(0));
+        new GpuPool(0),
+        PlannerBound.DEFAULT);
   }
 
-  private Reconciler(Parts parts, DeviceOwnership ownership, GpuPool pool) {
+  private Reconciler(Parts parts, DeviceOwnership ownership, GpuPool pool, PlannerBound bound) {
     this.parts = parts;
     this.ownership = ownership;
     this.observer = parts.observer();
@@ -91,7 +95,8 @@ public final class Reconciler {
             ? new ClaimUsage(parts.usageSource(), ownership.claims())
             : parts.usageSource();
     this.modeChange = new ModeChange(observer, usageSource, parts.reset(), parts.reboot());
-    this.decider = new NodeDecider(configs, parts.models(), ownership, new DynamicSwitches());
+    this.decider =
+        new NodeDecider(configs, parts.models(), ownership, new DynamicSwitches(), bound);
     this.gpus =
         new GpuReconcile(
             observer,
@@ -104,6 +109,7 @@ public final class Reconciler {
             parts.clock());
     this.clock = parts.clock();
     this.pool = pool;
+    this.bound = bound;
   }
 
   private Reconciler(Reconciler other, GpuPool pool) {
@@ -117,6 +123,7 @@ public final class Reconciler {
     this.gpus = other.gpus;
     this.clock = other.clock;
     this.pool = pool;
+    this.bound = other.bound;
   }
 
   /**
@@ -126,7 +133,15 @@ public final class Reconciler {
    * device, and nothing is shared. Call it once, when the daemon is wired.
    */
   public Reconciler withOwnership(DeviceOwnership ownership) {
-    return new Reconciler(parts, ownership, pool);
+    return new Reconciler(parts, ownership, pool, bound);
+  }
+
+  /**
+   * This reconciler bounding each GPU's placement search by {@code bound} ({@code
+   * migd.planner.max-steps}, DESIGN section 13). Call it once, when the daemon is wired.
+   */
+  public Reconciler withPlannerBound(PlannerBound bound) {
+    return new Reconciler(parts, ownership, pool, Objects.requireNonNull(bound, "bound"));
   }
 
   /** The kubelet mode this reconciler decides in. */

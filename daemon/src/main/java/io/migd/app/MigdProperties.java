@@ -1,6 +1,7 @@
 package io.migd.app;
 
 import io.migd.devices.MigStrategy;
+import io.migd.plan.PlannerBound;
 import io.migd.reconcile.KubeletMode;
 import io.migd.reconcile.ReconcileSettings;
 import java.nio.file.Path;
@@ -35,6 +36,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param dra the DRA driver, in {@code migd.kubelet.mode=dra}
  * @param sysfsRoot where sysfs is mounted (PCIe root and NUMA node of each GPU); tests give their
  *     own tree
+ * @param planner how far the placement search may go for one GPU decision
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -55,7 +57,8 @@ public record MigdProperties(
     @DefaultValue Auth auth,
     @DefaultValue Mps mps,
     @DefaultValue Dra dra,
-    @DefaultValue("/sys") Path sysfsRoot) {
+    @DefaultValue("/sys") Path sysfsRoot,
+    @DefaultValue Planner planner) {
 
   /**
    * Refuses a command element holding whitespace, and DRA mode without CDI; fills in the default
@@ -117,6 +120,23 @@ public record MigdProperties(
                 + "; give 0 (every GPU at once, the default) or how many GPUs to change at once"
                 + " (1: one after another)");
       }
+    }
+  }
+
+  /**
+   * @param maxSteps how many search nodes the placement search may take for one GPU decision
+   *     (DESIGN section 13); at the bound it plans with the best layout found so far, or fails the
+   *     GPU when it found none
+   */
+  public record Planner(@DefaultValue("200000") long maxSteps) {
+    /** Refuses a bound below 1. */
+    public Planner {
+      new PlannerBound(maxSteps);
+    }
+
+    /** The bound the planner takes. */
+    public PlannerBound bound() {
+      return new PlannerBound(maxSteps);
     }
   }
 

@@ -171,6 +171,7 @@ class ReconcileConfiguration {
             metrics.timing(reset),
             metrics.timing(new CommandReboot(properties)))
         .withParallelism(properties.reconcile().parallelism())
+        .withPlannerBound(properties.planner().bound())
         .withOwnership(draOwnership.orElse(DeviceOwnership.DEVICE_PLUGIN));
   }
 
