@@ -24,15 +24,28 @@ public record AllocatedClaim(
    * One allocated device.
    *
    * @param request the request it serves, {@code <request>} or {@code <request>/<subrequest>}
+   * @param deviceClass the DeviceClass that request (or subrequest) names in the claim's spec,
+   *     empty when the spec names none
    */
   public record Result(
-      String request, String driver, String pool, String device, boolean adminAccess) {
+      String request,
+      String driver,
+      String pool,
+      String device,
+      boolean adminAccess,
+      String deviceClass) {
     /** Checks every part is there. */
     public Result {
       Objects.requireNonNull(request);
       Objects.requireNonNull(driver);
       Objects.requireNonNull(pool);
       Objects.requireNonNull(device);
+      Objects.requireNonNull(deviceClass);
+    }
+
+    /** A result whose request's DeviceClass is not known. */
+    public Result(String request, String driver, String pool, String device, boolean adminAccess) {
+      this(request, driver, pool, device, adminAccess, "");
     }
 
     /** The request's name without {@code /<subrequest>}, as the kubelet's {@code request_names}. */

@@ -9,12 +9,20 @@ import java.util.Objects;
  *
  * @param completed whether its prepare completed ({@code prepareCompleted}); false while it runs
  *     ({@code prepareStarted}: a dynamic device's instance may be half made, or not yet made)
+ * @param pods the pods it is reserved for, as read at its prepare or the last claim check
  */
-public record CheckpointClaim(ClaimKey claim, boolean completed, List<Device> devices) {
-  /** Copies the list. */
+public record CheckpointClaim(
+    ClaimKey claim, boolean completed, List<Device> devices, List<ReservedPod> pods) {
+  /** Copies the lists. */
   public CheckpointClaim {
     Objects.requireNonNull(claim);
     devices = List.copyOf(devices);
+    pods = List.copyOf(pods);
+  }
+
+  /** A claim whose pods are not known. */
+  public CheckpointClaim(ClaimKey claim, boolean completed, List<Device> devices) {
+    this(claim, completed, devices, List.of());
   }
 
   /** How the claim came by a device. */
@@ -39,6 +47,7 @@ public record CheckpointClaim(ClaimKey claim, boolean completed, List<Device> de
    * @param migUuid the MIG device's UUID, empty for a whole GPU or one not made yet
    * @param requestNames the claim's requests it serves
    * @param cdiDeviceIds its CDI device IDs, empty until the CDI spec is written
+   * @param deviceClass the DeviceClass of the request it serves, empty when not known
    */
   public record Device(
       String name,
@@ -52,7 +61,8 @@ public record CheckpointClaim(ClaimKey claim, boolean completed, List<Device> de
       int placementSize,
       String migUuid,
       List<String> requestNames,
-      List<String> cdiDeviceIds) {
+      List<String> cdiDeviceIds,
+      String deviceClass) {
     /** Copies the lists. */
     public Device {
       Objects.requireNonNull(name);
@@ -60,8 +70,39 @@ public record CheckpointClaim(ClaimKey claim, boolean completed, List<Device> de
       Objects.requireNonNull(gpu);
       Objects.requireNonNull(gpuUuid);
       Objects.requireNonNull(migUuid);
+      Objects.requireNonNull(deviceClass);
       requestNames = List.copyOf(requestNames);
       cdiDeviceIds = List.copyOf(cdiDeviceIds);
+    }
+
+    /** A device whose request's DeviceClass is not known. */
+    public Device(
+        String name,
+        Kind kind,
+        GpuIndex gpu,
+        String gpuUuid,
+        int giProfileId,
+        int gpuInstanceId,
+        int computeInstanceId,
+        int placementStart,
+        int placementSize,
+        String migUuid,
+        List<String> requestNames,
+        List<String> cdiDeviceIds) {
+      this(
+          name,
+          kind,
+          gpu,
+          gpuUuid,
+          giProfileId,
+          gpuInstanceId,
+          computeInstanceId,
+          placementStart,
+          placementSize,
+          migUuid,
+          requestNames,
+          cdiDeviceIds,
+          "");
     }
 
     /** Whether it is a whole GPU. */
@@ -90,7 +131,8 @@ public record CheckpointClaim(ClaimKey claim, boolean completed, List<Device> de
           placementSize,
           uuid,
           requestNames,
-          cdiDeviceIds);
+          cdiDeviceIds,
+          deviceClass);
     }
 
     /** This device with its CDI device IDs. */
@@ -107,12 +149,18 @@ public record CheckpointClaim(ClaimKey claim, boolean completed, List<Device> de
           placementSize,
           migUuid,
           requestNames,
-          ids);
+          ids,
+          deviceClass);
     }
   }
 
   /** The claim with these devices, completed or not. */
   public CheckpointClaim with(boolean done, List<Device> now) {
-    return new CheckpointClaim(claim, done, now);
+    return new CheckpointClaim(claim, done, now, pods);
+  }
+
+  /** The claim reserved for these pods now. */
+  public CheckpointClaim withPods(List<ReservedPod> now) {
+    return new CheckpointClaim(claim, completed, devices, now);
   }
 }

@@ -1,5 +1,6 @@
 package io.migd.claims;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.migd.claims.CheckpointClaim.Device;
 import io.migd.claims.CheckpointClaim.Kind;
 import io.migd.layout.GpuIndex;
@@ -16,6 +17,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import tools.jackson.core.JacksonException;
@@ -61,10 +63,20 @@ public final class ClaimCheckpoint implements ClaimedDevices {
       int placementSize,
       String migUuid,
       List<String> requestNames,
-      List<String> cdiDeviceIds) {}
+      List<String> cdiDeviceIds,
+      // added after format 1 shipped: absent in older files, and left out when null so their
+      // checksum (over the re-serialised content) still matches
+      @JsonInclude(JsonInclude.Include.NON_NULL) String deviceClass) {}
+
+  record StoredPod(String namespace, String name, String uid, List<String> containers) {}
 
   record StoredClaim(
-      String uid, String namespace, String name, String state, List<StoredDevice> devices) {}
+      String uid,
+      String namespace,
+      String name,
+      String state,
+      List<StoredDevice> devices,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<StoredPod> pods) {}
 
   record Body(String bootId, List<StoredClaim> claims) {}
 
@@ -247,7 +259,9 @@ public final class ClaimCheckpoint implements ClaimedDevices {
                                 d.placementStart(),
                                 d.placementSize(),
                                 d.migUuid(),
-                                c.completed())))
+                                c.completed(),
+                                d.deviceClass(),
+                                c.pods())))
         .toList();
   }
 
@@ -282,7 +296,11 @@ public final class ClaimCheckpoint implements ClaimedDevices {
                         d.placementSize(),
                         d.migUuid(),
                         d.requestNames(),
-                        d.cdiDeviceIds()))
+                        d.cdiDeviceIds(),
+                        d.deviceClass()))
+            .toList(),
+        c.pods().stream()
+            .map(p -> new StoredPod(p.namespace(), p.name(), p.uid(), p.containers()))
             .toList());
   }
 
@@ -313,7 +331,13 @@ public final class ClaimCheckpoint implements ClaimedDevices {
                         d.placementSize(),
                         d.migUuid(),
                         d.requestNames(),
-                        d.cdiDeviceIds()))
-            .toList());
+                        d.cdiDeviceIds(),
+                        Objects.requireNonNullElse(d.deviceClass(), "")))
+            .toList(),
+        c.pods() == null
+            ? List.of()
+            : c.pods().stream()
+                .map(p -> new ReservedPod(p.namespace(), p.name(), p.uid(), p.containers()))
+                .toList());
   }
 }

@@ -44,6 +44,7 @@ public final class ClaimPreparer implements AutoCloseable {
   private final ClaimSettings settings;
   private final GpuLanes lanes = new GpuLanes();
   private final ClaimEvents events;
+  private final ClaimConsumers consumers;
 
   /** Claims a call is working on: the kubelet may repeat a call before the first one ends. */
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
@@ -73,7 +74,25 @@ public final class ClaimPreparer implements AutoCloseable {
       ClaimCdi cdi,
       ClaimSettings settings,
       ClaimEvents events) {
+    this(source, pool, reconciled, nvml, catalog, cdi, settings, events, PodSource.NONE);
+  }
+
+  /**
+   * A preparer that also reads the pods each claim is reserved for from {@code pods}, when the
+   * claim is prepared and at the claim check.
+   */
+  public ClaimPreparer(
+      ClaimSource source,
+      Supplier<PoolContent> pool,
+      Predicate<GpuIndex> reconciled,
+      Nvml nvml,
+      GpuModelCatalog catalog,
+      ClaimCdi cdi,
+      ClaimSettings settings,
+      ClaimEvents events,
+      PodSource pods) {
     this.events = Objects.requireNonNull(events);
+    this.consumers = new ClaimConsumers(pods);
     this.reading = new ClaimReading(source, pool, reconciled, settings);
     this.instances = new ClaimInstances(nvml, catalog);
     this.cdi = cdi;
@@ -121,20 +140,38 @@ public final class ClaimPreparer implements AutoCloseable {
 
   /**
    * The periodic claim check: every checkpointed claim that is gone from the API server or no
-   * longer allocated from this pool is unprepared. Returns what became of each.
+   * longer allocated from this pool is unprepared; the others' pods are read again. Returns what
+   * became of each unprepared claim.
    */
   public List<UnprepareAnswer> claimCheck() {
     var stale = new ArrayList<ClaimKey>();
     for (CheckpointClaim claim : checkpoint.claims()) {
-      reading
-          .stale(claim.claim())
-          .ifPresent(
-              why -> {
-                log.info("claim={} unpreparing: {}", claim.claim().uid(), why);
-                stale.add(claim.claim());
-              });
+      switch (reading.check(claim.claim())) {
+        case ClaimReading.Checked.Unknown _ -> {}
+        case ClaimReading.Checked.Stale(var why) -> {
+          log.info("claim={} unpreparing: {}", claim.claim().uid(), why);
+          stale.add(claim.claim());
+        }
+        case ClaimReading.Checked.Current(var now) -> refreshPods(claim.claim(), now);
+      }
     }
     return stale.isEmpty() ? List.of() : unprepare(stale);
+  }
+
+  /** Records the claim's pods as read now, unless a call works on the claim or none can be read. */
+  private void refreshPods(ClaimKey key, AllocatedClaim now) {
+    var pods = consumers.of(now);
+    if (pods.isEmpty() || !inFlight.add(key.uid())) {
+      return;
+    }
+    try {
+      checkpoint
+          .get(key.uid())
+          .filter(known -> !known.pods().equals(pods.get()))
+          .ifPresent(known -> checkpoint.put(known.withPods(pods.get())));
+    } finally {
+      inFlight.remove(key.uid());
+    }
   }
 
   private <A> List<A> each(List<ClaimKey> claims, Function<ClaimKey, A> one) {
@@ -156,13 +193,15 @@ public final class ClaimPreparer implements AutoCloseable {
         return new PrepareAnswer.Prepared(key, answers(known.get().devices()));
       }
       long started = System.nanoTime();
-      List<Wanted> wanted = reading.devices(key);
+      ClaimReading.Read read = reading.devicesOf(key);
+      List<Wanted> wanted = read.wanted();
+      List<ReservedPod> pods = consumers.of(read.claim()).orElse(List.of());
       var made = new Tally();
       var devices = new ArrayList<Device>();
       for (Wanted w : wanted) {
         devices.add(planned(w));
       }
-      checkpoint.put(new CheckpointClaim(key, false, devices));
+      checkpoint.put(new CheckpointClaim(key, false, devices, pods));
       var done = new ArrayList<Device>();
       var cdiDevices = new ArrayList<CdiDevice>();
       int handled = 0;
@@ -184,13 +223,13 @@ public final class ClaimPreparer implements AutoCloseable {
       } finally {
         if (handled < wanted.size()) {
           // what was made stays the claim's (started) until the kubelet's retry or unprepare
-          checkpoint.put(new CheckpointClaim(key, false, merged(devices, done)));
+          checkpoint.put(new CheckpointClaim(key, false, merged(devices, done), pods));
         }
         tell(() -> events.touched(gpus(devices)));
       }
       List<String> ids = cdiDevices.isEmpty() ? List.of() : cdi.write(key.uid(), cdiDevices);
       var answered = withCdi(done, ids);
-      checkpoint.put(new CheckpointClaim(key, true, answered));
+      checkpoint.put(new CheckpointClaim(key, true, answered, pods));
       log.info(
           "claim={} prepared devices={}", key.uid(), answered.stream().map(Device::name).toList());
       Duration took = Duration.ofNanos(System.nanoTime() - started);
@@ -222,7 +261,8 @@ public final class ClaimPreparer implements AutoCloseable {
               -1,
               "",
               w.requestNames(),
-              List.of());
+              List.of(),
+              w.deviceClass());
       case StaticSlice(var gpu, var uuid, var giId, var ciId, var migUuid) ->
           new Device(
               w.device().name(),
@@ -236,7 +276,8 @@ public final class ClaimPreparer implements AutoCloseable {
               -1,
               migUuid,
               w.requestNames(),
-              List.of());
+              List.of(),
+              w.deviceClass());
       case DynamicPlacement(var gpu, var uuid, var profile, var giProfileId, var start, var size) ->
           new Device(
               w.device().name(),
@@ -250,7 +291,8 @@ public final class ClaimPreparer implements AutoCloseable {
               size,
               "",
               w.requestNames(),
-              List.of());
+              List.of(),
+              w.deviceClass());
     };
   }
 

@@ -24,10 +24,13 @@ final class ClaimReading {
    *
    * @param requestNames the requests it serves (a device allocated to two requests serves both)
    * @param adminAccess whether only admin access was asked: nothing is created or owned
+   * @param deviceClass the DeviceClass of the first request it serves, empty when not known
    */
-  record Wanted(PoolDevice device, List<String> requestNames, boolean adminAccess) {
+  record Wanted(
+      PoolDevice device, List<String> requestNames, boolean adminAccess, String deviceClass) {
     Wanted {
       Objects.requireNonNull(device);
+      Objects.requireNonNull(deviceClass);
       requestNames = List.copyOf(requestNames);
     }
 
@@ -52,8 +55,18 @@ final class ClaimReading {
     this.settings = settings;
   }
 
-  /** The claim's devices of migd's driver, in allocation order; a sentence when it cannot be. */
-  List<Wanted> devices(ClaimKey key) {
+  /** A claim as read, with the devices of migd's driver it is to get. */
+  record Read(AllocatedClaim claim, List<Wanted> wanted) {
+    Read {
+      Objects.requireNonNull(claim);
+      wanted = List.copyOf(wanted);
+    }
+  }
+
+  /**
+   * The claim, and its devices of migd's driver in allocation order; a sentence when it cannot be.
+   */
+  Read devicesOf(ClaimKey key) {
     AllocatedClaim claim = read(key);
     if (!claim.allocated()) {
       throw new ClaimFailure("claim " + key.label() + " is not allocated");
@@ -91,16 +104,30 @@ final class ClaimReading {
       }
       wanted.merge(
           device.name(),
-          new Wanted(device, List.of(result.requestName()), result.adminAccess()),
+          new Wanted(
+              device, List.of(result.requestName()), result.adminAccess(), result.deviceClass()),
           (a, b) -> {
             var names = new ArrayList<>(a.requestNames());
             if (!names.contains(result.requestName())) {
               names.add(result.requestName());
             }
-            return new Wanted(a.device(), names, a.adminAccess() && b.adminAccess());
+            return new Wanted(
+                a.device(), names, a.adminAccess() && b.adminAccess(), a.deviceClass());
           });
     }
-    return List.copyOf(wanted.values());
+    return new Read(claim, List.copyOf(wanted.values()));
+  }
+
+  /** What the claim check found of a checkpointed claim. */
+  sealed interface Checked {
+    /** The API server could not be asked: nothing changes. */
+    record Unknown() implements Checked {}
+
+    /** Gone, re-created or no longer allocated from this pool: unprepare it. */
+    record Stale(String why) implements Checked {}
+
+    /** Still allocated from this pool, as it is now. */
+    record Current(AllocatedClaim claim) implements Checked {}
   }
 
   /**
@@ -124,22 +151,22 @@ final class ClaimReading {
   }
 
   /**
-   * Whether the claim is gone from the API server or no longer allocated from this pool (the
-   * periodic claim check unprepares it); empty when the API server cannot be asked.
+   * The claim as the API server has it now, or why it is stale: gone from the API server or no
+   * longer allocated from this pool (the periodic claim check unprepares it).
    */
-  Optional<String> stale(ClaimKey key) {
+  Checked check(ClaimKey key) {
     Optional<AllocatedClaim> now;
     try {
       now = source.get(key.namespace(), key.name());
     } catch (ClaimReadException e) {
-      return Optional.empty();
+      return new Checked.Unknown();
     }
     if (now.isEmpty()) {
-      return Optional.of("claim " + key.label() + " is gone");
+      return new Checked.Stale("claim " + key.label() + " is gone");
     }
     AllocatedClaim claim = now.get();
     if (!claim.uid().equals(key.uid())) {
-      return Optional.of("claim " + key.label() + " was re-created as uid " + claim.uid());
+      return new Checked.Stale("claim " + key.label() + " was re-created as uid " + claim.uid());
     }
     boolean ours =
         claim.allocated()
@@ -147,8 +174,8 @@ final class ClaimReading {
                 .anyMatch(
                     r -> r.driver().equals(settings.driver()) && r.pool().equals(settings.pool()));
     return ours
-        ? Optional.empty()
-        : Optional.of("claim " + key.label() + " is no longer allocated from this pool");
+        ? new Checked.Current(claim)
+        : new Checked.Stale("claim " + key.label() + " is no longer allocated from this pool");
   }
 
   private AllocatedClaim read(ClaimKey key) {

@@ -1,6 +1,7 @@
 package io.migd.claims;
 
 import io.migd.layout.GpuIndex;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,6 +19,8 @@ import java.util.Objects;
  * @param placementSize the GPU instance's placement size, or -1 for a whole GPU
  * @param migUuid the MIG device's UUID, empty for a whole GPU
  * @param completed whether its prepare completed (false: started, the instance may be half-made)
+ * @param deviceClass the DeviceClass of the claim's request it serves, empty when not known
+ * @param pods the pods the claim is reserved for, with the containers that reference it
  */
 public record ClaimedDevice(
     String claimUid,
@@ -31,9 +34,13 @@ public record ClaimedDevice(
     int placementStart,
     int placementSize,
     String migUuid,
-    boolean completed) {
+    boolean completed,
+    String deviceClass,
+    List<ReservedPod> pods) {
   /** Checks every part is there. */
   public ClaimedDevice {
+    Objects.requireNonNull(deviceClass);
+    pods = List.copyOf(pods);
     Objects.requireNonNull(claimUid);
     Objects.requireNonNull(claimNamespace);
     Objects.requireNonNull(claimName);
@@ -41,6 +48,42 @@ public record ClaimedDevice(
     Objects.requireNonNull(gpu);
     Objects.requireNonNull(gpuUuid);
     Objects.requireNonNull(migUuid);
+  }
+
+  /** A device whose DeviceClass and pods are not known. */
+  public ClaimedDevice(
+      String claimUid,
+      String claimNamespace,
+      String claimName,
+      String deviceName,
+      GpuIndex gpu,
+      String gpuUuid,
+      int gpuInstanceId,
+      int computeInstanceId,
+      int placementStart,
+      int placementSize,
+      String migUuid,
+      boolean completed) {
+    this(
+        claimUid,
+        claimNamespace,
+        claimName,
+        deviceName,
+        gpu,
+        gpuUuid,
+        gpuInstanceId,
+        computeInstanceId,
+        placementStart,
+        placementSize,
+        migUuid,
+        completed,
+        "",
+        List.of());
+  }
+
+  /** The device's UUID: the MIG device's, or the GPU's for a whole GPU. */
+  public String deviceUuid() {
+    return migUuid.isEmpty() ? gpuUuid : migUuid;
   }
 
   /** Whether it is a whole GPU. */

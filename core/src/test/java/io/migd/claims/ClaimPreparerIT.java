@@ -294,4 +294,55 @@ class ClaimPreparerIT {
         .atMost(java.time.Duration.ofSeconds(10))
         .until(() -> rig.instances(0).isEmpty());
   }
+
+  @Test
+  void recordsTheRequestsDeviceClassAndTheReservedPodsContainersAndTheClaimCheckReadsThemAgain() {
+    String device = rig.deviceAt(0, "3g.20gb", 4);
+    var key = ClaimsRig.key("c1");
+    rig.claims.put(
+        new AllocatedClaim(
+            "c1",
+            ClaimsRig.NAMESPACE,
+            key.name(),
+            true,
+            List.of(
+                new Result(
+                    "gpu", ClaimsRig.DRIVER, ClaimsRig.POOL, device, false, "mig.nvidia.com")),
+            List.of(),
+            List.of(new AllocatedClaim.Consumer("pods", "job", "pod-uid"))));
+    rig.claims.put(job(List.of(new ConsumerPod.Container("trainer", List.of("gpu")))));
+
+    prepared(rig.prepare(key));
+
+    assertThat(rig.preparer.claimed().all())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.deviceClass()).isEqualTo("mig.nvidia.com");
+              assertThat(d.pods())
+                  .containsExactly(
+                      new ReservedPod(ClaimsRig.NAMESPACE, "job", "pod-uid", List.of("trainer")));
+            });
+
+    rig.claims.put(
+        job(
+            List.of(
+                new ConsumerPod.Container("trainer", List.of("gpu")),
+                new ConsumerPod.Container("exporter", List.of("gpu")))));
+    assertThat(rig.preparer.claimCheck()).isEmpty();
+
+    assertThat(rig.preparer.claimed().all().getFirst().pods())
+        .containsExactly(
+            new ReservedPod(ClaimsRig.NAMESPACE, "job", "pod-uid", List.of("trainer", "exporter")));
+  }
+
+  private static ConsumerPod job(List<ConsumerPod.Container> containers) {
+    return new ConsumerPod(
+        "pod-uid",
+        ClaimsRig.NAMESPACE,
+        "job",
+        List.of(new ConsumerPod.PodClaim("gpu", "")),
+        List.of(new ConsumerPod.ClaimStatus("gpu", "claim-c1")),
+        containers);
+  }
 }

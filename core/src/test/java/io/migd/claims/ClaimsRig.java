@@ -107,7 +107,15 @@ final class ClaimsRig implements AutoCloseable {
 
   ClaimPreparer newPreparer() {
     return new ClaimPreparer(
-        claims, this::pool, gpu -> !unreconciled.contains(gpu), nvml, CATALOG, cdi, settings());
+        claims,
+        this::pool,
+        gpu -> !unreconciled.contains(gpu),
+        nvml,
+        CATALOG,
+        cdi,
+        settings(),
+        ClaimEvents.NONE,
+        claims);
   }
 
   /** A restart: a new preparer over the same checkpoint, recovered with every GPU dynamic. */

@@ -6,9 +6,20 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
-/** Claims as a test writes them, standing in for the API server. */
-final class RecordedClaims implements ClaimSource {
+/** Claims and pods as a test writes them, standing in for the API server. */
+final class RecordedClaims implements ClaimSource, PodSource {
   private final Map<String, AllocatedClaim> claims = new ConcurrentHashMap<>();
+  private final Map<String, ConsumerPod> pods = new ConcurrentHashMap<>();
+
+  void put(ConsumerPod pod) {
+    pods.put(pod.namespace() + "/" + pod.name(), pod);
+  }
+
+  @Override
+  public Optional<ConsumerPod> pod(String namespace, String name) {
+    return Optional.ofNullable(pods.get(namespace + "/" + name));
+  }
+
   private volatile Consumer<String> onGet = name -> {};
 
   void put(AllocatedClaim claim) {

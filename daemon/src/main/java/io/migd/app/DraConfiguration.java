@@ -18,11 +18,13 @@ import io.migd.dra.PreparingClaims;
 import io.migd.execute.Backoff;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.ModelSource;
+import io.migd.metrics.DraAllocationCollector;
 import io.migd.metrics.DraMetrics;
 import io.migd.metrics.MeteredClaims;
 import io.migd.node.dra.DraCapabilities;
 import io.migd.node.dra.DraCapabilityProbe;
 import io.migd.node.dra.KubernetesClaimSource;
+import io.migd.node.dra.KubernetesPodSource;
 import io.migd.node.dra.PublishSettings;
 import io.migd.node.dra.ResourceSlicePublisher;
 import io.migd.node.dra.UnsupportedKubernetesException;
@@ -33,6 +35,7 @@ import io.migd.profiles.GpuModelCatalog;
 import io.migd.reconcile.DeviceOwnership;
 import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.StaticDeviceGuard;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -101,6 +104,20 @@ class DraConfiguration {
     return new KubernetesClaimSource(client, properties.dra().driverName(), nodeName.strip());
   }
 
+  /** The pods a claim is reserved for, read when it is prepared and at the claim check. */
+  @Bean
+  KubernetesPodSource podSource(KubernetesClient client) {
+    return new KubernetesPodSource(client);
+  }
+
+  /** {@code migd_device_allocation_info} of the prepared claims' devices, read at scrape time. */
+  @Bean
+  DraAllocationCollector draAllocations(PrometheusRegistry prometheus, DraNode node) {
+    var collector = new DraAllocationCollector(node.claimed());
+    prometheus.register(collector);
+    return collector;
+  }
+
   @Bean
   DraTaints draTaints() {
     return new DraTaints();
@@ -135,6 +152,7 @@ class DraConfiguration {
       DraCapabilities capabilities,
       ResourceSlicePublisher publisher,
       KubernetesClaimSource claims,
+      KubernetesPodSource pods,
       DraTaints taints,
       HealthPublisher health,
       DraMetrics metrics) {
@@ -186,7 +204,8 @@ class DraConfiguration {
                 gpus.forEach(snapshot::observeAgain);
                 pool.rebuild();
               }
-            });
+            },
+            pods);
     owned.set(preparer.claimed());
     return new DraNode(pool, preparer);
   }

@@ -268,7 +268,13 @@ public final class RestViews {
                             d.claimName(),
                             d.claimUid(),
                             d.deviceName(),
-                            d.completed()))
+                            d.completed(),
+                            d.pods().stream()
+                                .map(
+                                    p ->
+                                        new GpuStatus.ReservedPod(
+                                            p.namespace(), p.name(), p.uid(), p.containers()))
+                                .toList()))
                 .orElse(null);
         slices.add(
             new GpuStatus.Slice(

@@ -77,13 +77,14 @@ class ChartDraTest {
   }
 
   @Test
-  void rbacAddsResourceSlicesAndClaims() {
+  void rbacAddsResourceSlicesClaimsAndTheirPods() {
     assertThat(ChartDefaultsTest.rules(CHART))
         .containsExactly(
             "/nodes: get,list,watch,patch",
             "/events: create,patch",
             "resource.k8s.io/resourceslices: create,update,delete,list,watch,get",
             "resource.k8s.io/resourceclaims: get,list",
+            "/pods: get",
             "authentication.k8s.io/tokenreviews: create",
             "authorization.k8s.io/subjectaccessreviews: create");
   }

@@ -98,6 +98,36 @@ public record GpuStatus(
    *
    * @param device the device's name in the node's ResourceSlice
    * @param prepared false while its prepare has started and not completed
+   * @param pods the pods the claim is reserved for, as read when it was prepared or at the last
+   *     claim check
    */
-  public record Claim(String namespace, String name, String uid, String device, boolean prepared) {}
+  public record Claim(
+      String namespace,
+      String name,
+      String uid,
+      String device,
+      boolean prepared,
+      List<ReservedPod> pods) {
+    /** Copies the list. */
+    public Claim {
+      pods = List.copyOf(pods);
+    }
+
+    /** A claim whose pods are not known. */
+    public Claim(String namespace, String name, String uid, String device, boolean prepared) {
+      this(namespace, name, uid, device, prepared, List.of());
+    }
+  }
+
+  /**
+   * A pod a claim is reserved for.
+   *
+   * @param containers its containers (and init containers) that reference the claim
+   */
+  public record ReservedPod(String namespace, String name, String uid, List<String> containers) {
+    /** Copies the list. */
+    public ReservedPod {
+      containers = List.copyOf(containers);
+    }
+  }
 }

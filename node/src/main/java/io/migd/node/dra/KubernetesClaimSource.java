@@ -2,21 +2,25 @@ package io.migd.node.dra;
 
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.migd.claims.AllocatedClaim;
 import io.migd.claims.ClaimSource;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * ResourceClaims read from the API server ({@code resource.k8s.io/v1}), reduced to what a prepare
- * needs: the allocation's device results (every driver's), the drivers its opaque configuration
- * names, and the consumers the claim is reserved for.
+ * needs: the allocation's device results (every driver's, each with the DeviceClass its request
+ * names), the drivers its opaque configuration names, and the consumers the claim is reserved for.
  */
 public final class KubernetesClaimSource implements ClaimSource {
   private final KubernetesClient client;
@@ -97,6 +101,7 @@ public final class KubernetesClaimSource implements ClaimSource {
             : nonNull(allocation.getDevices().getConfig());
     List<ResourceClaimConsumerReference> reservedFor =
         status == null ? List.of() : nonNull(status.getReservedFor());
+    Map<String, String> classes = deviceClasses(claim);
     return new AllocatedClaim(
         Objects.requireNonNullElse(metadata.getUid(), ""),
         Objects.requireNonNullElse(metadata.getNamespace(), ""),
@@ -110,7 +115,8 @@ public final class KubernetesClaimSource implements ClaimSource {
                         r.getDriver(),
                         r.getPool(),
                         r.getDevice(),
-                        Boolean.TRUE.equals(r.getAdminAccess())))
+                        Boolean.TRUE.equals(r.getAdminAccess()),
+                        classes.getOrDefault(r.getRequest(), "")))
             .toList(),
         config.stream()
             .filter(c -> c.getOpaque() != null && c.getOpaque().getDriver() != null)
@@ -124,6 +130,25 @@ public final class KubernetesClaimSource implements ClaimSource {
                         Objects.requireNonNullElse(c.getName(), ""),
                         Objects.requireNonNullElse(c.getUid(), "")))
             .toList());
+  }
+
+  /** The DeviceClass per request, {@code <request>} or {@code <request>/<subrequest>}. */
+  private static Map<String, String> deviceClasses(ResourceClaim claim) {
+    var classes = new HashMap<String, String>();
+    if (claim.getSpec() == null || claim.getSpec().getDevices() == null) {
+      return classes;
+    }
+    for (DeviceRequest request : nonNull(claim.getSpec().getDevices().getRequests())) {
+      if (request.getExactly() != null && request.getExactly().getDeviceClassName() != null) {
+        classes.put(request.getName(), request.getExactly().getDeviceClassName());
+      }
+      for (DeviceSubRequest sub : nonNull(request.getFirstAvailable())) {
+        if (sub.getDeviceClassName() != null) {
+          classes.put(request.getName() + "/" + sub.getName(), sub.getDeviceClassName());
+        }
+      }
+    }
+    return classes;
   }
 
   private static <T> List<T> nonNull(List<T> list) {
