@@ -5,13 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.migd.api.dra.v1.Claim;
@@ -23,15 +21,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 @EnableKubernetesMockClient(crud = true)
 class DraAllocationInfoIT {
   private static final Duration PATIENCE = Duration.ofSeconds(120);
-  private static final String NODE = "gpu-dra-2";
+  private static final String NODE = DraServeNode.NODE;
   private static final String DRIVER = "gpu.nvidia.com";
   private static final String CLAIM = "job-gpu-x7k2";
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -53,61 +47,14 @@ class DraAllocationInfoIT {
   KubernetesMockServer server;
   KubernetesClient client;
   @TempDir Path nodeDir;
-  private Path sockets;
   private final HttpClient http = HttpClient.newHttpClient();
-
-  @BeforeEach
-  void node() throws Exception {
-    server.setVersionInfo(
-        new VersionInfo.Builder().withMajor("1").withMinor("36").withGitVersion("v1.36.0").build());
-    client
-        .nodes()
-        .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
-        .create();
-    // unix socket paths must stay under 108 bytes: JUnit's temp dirs can be too deep
-    sockets = Files.createTempDirectory(Path.of("/tmp"), "migd-dra");
-  }
-
-  @AfterEach
-  void removeSockets() throws Exception {
-    try (var paths = Files.walk(sockets)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
 
   @Test
   void namesThePodAndEachContainerThatReferencesAPreparedClaim() throws Exception {
-    Path kubeconfig =
-        Kubeconfig.write(nodeDir.resolve("kubeconfig"), client.getConfiguration().getMasterUrl());
-    Path proc = nodeDir.resolve("proc");
-    SimulatedProc.write(proc, List.of(new SimulatedProc.Gpu(0, 8, 7)));
-    Path cdi = Files.createDirectories(nodeDir.resolve("cdi"));
-    Path registry = Files.createDirectories(sockets.resolve("registry"));
-    Path plugin = sockets.resolve("plugin");
-    var migd =
-        MigdProcess.on(nodeDir.resolve("node"))
-            .withEnvironment("SERVER_PORT", "0")
-            .withEnvironment("NODE_NAME", NODE)
-            .withEnvironment("KUBECONFIG", kubeconfig.toString())
-            .withEnvironment("MIGD_CONFIG", "all-dynamic")
-            .withEnvironment("MIGD_KUBELET_MODE", "dra")
-            .withEnvironment("MIGD_CDI_ENABLED", "true")
-            .withEnvironment("MIGD_CDI_REFRESHCOMMAND", "true")
-            .withEnvironment("MIGD_CDI_DIR", cdi.toString())
-            .withEnvironment("MIGD_DRA_REGISTRYDIR", registry.toString())
-            .withEnvironment("MIGD_DRA_PLUGINDIR", plugin.toString())
-            .withEnvironment("MIGD_DRA_PROCROOT", proc.toString())
-            .withEnvironment("MIGD_SYSFSROOT", nodeDir.resolve("sys").toString());
-    try (var daemon = migd.start("serve", "--simulate=H100-SXM5-80GB")) {
-      Path registration = registry.resolve(DRIVER + "-reg.sock");
-      var kubelet =
-          await()
-              .atMost(PATIENCE)
-              .ignoreExceptions()
-              .failFast("migd exited", () -> !daemon.isAlive())
-              .until(() -> FakeDraKubelet.register(registration), p -> p != null);
+    try (var node =
+            DraServeNode.create(server, client, nodeDir, List.of(new SimulatedProc.Gpu(0, 8, 7)));
+        var daemon = node.serve("H100-SXM5-80GB")) {
+      var kubelet = node.register();
       String device =
           await()
               .atMost(PATIENCE)
