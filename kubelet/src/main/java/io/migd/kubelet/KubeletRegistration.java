@@ -9,6 +9,7 @@ import io.migd.execute.Backoff;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -39,6 +40,9 @@ final class KubeletRegistration implements AutoCloseable {
   private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
   // every registration not ended yet, the cancelled ones until their cancellation completes
   private final AtomicInteger unfinished = new AtomicInteger();
+  // resources warned about that have not registered since: a newer registration of one (after
+  // kubelet.sock is re-created) logs its failures at debug, so the warning stays one per resource
+  private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
   KubeletRegistration(Path kubeletSocket, Duration maxBackoff) {
     this.kubeletSocket = kubeletSocket;
@@ -59,7 +63,7 @@ final class KubeletRegistration implements AutoCloseable {
             .<Void>retryPolicy(-1)
             .onFailedAttempt(
                 e -> {
-                  if (e.getAttemptCount() > 1) {
+                  if (!warned.add(resource)) {
                     log.debug(
                         "registration attempt failed: resource={} attempts={} error={}",
                         resource,
@@ -81,6 +85,7 @@ final class KubeletRegistration implements AutoCloseable {
             .runAsync(
                 context -> {
                   call(request);
+                  warned.remove(resource);
                   log.info(
                       "registered resource={} endpoint={} attempts={}",
                       resource,

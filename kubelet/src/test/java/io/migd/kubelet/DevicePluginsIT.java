@@ -162,6 +162,21 @@ class DevicePluginsIT {
   }
 
   @Test
+  void aNewerRegistrationOfAResourceStillFailingAddsNoSecondWarning() throws Exception {
+    var logs = capture(KubeletRegistration.class);
+    try (var registration = new KubeletRegistration(dir.resolve("kubelet.sock"), WITHIN)) {
+      registration.register(GPU, "migd-gpu.sock");
+      await().atMost(WITHIN).until(() -> count(logs, Level.DEBUG) >= 1);
+      // kubelet.sock re-created but not answering yet: a newer registration, failing again
+      registration.register(GPU, "migd-gpu.sock");
+      await().atMost(WITHIN).until(() -> count(logs, Level.DEBUG) >= 3);
+    }
+    assertThat(messages(logs, Level.WARN))
+        .singleElement()
+        .satisfies(m -> assertThat(m).contains("resource=" + GPU));
+  }
+
+  @Test
   void retriesARefusedRegistrationWarningOncePerResource() {
     var logs = capture(KubeletRegistration.class);
     var kubelet = kubelet();
