@@ -5,10 +5,10 @@ import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
 import io.migd.plan.Plan;
 import io.migd.plan.Step;
+import io.migd.pool.DeviceNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -60,39 +60,20 @@ final class RemovedDevices {
     return gpu.gpuInstances().stream().filter(gi -> gi.id() == giId).findFirst();
   }
 
-  // Replace with io.migd.pool.DeviceNames (issue 18) once the pool's naming lands; same rules.
   private static String wholeGpu(int minor) {
-    return "gpu-" + minor;
+    return DeviceNames.wholeGpu(minor);
   }
 
   private static String migDevice(int minor, LiveGpuInstance gi) {
-    return "gpu-"
-        + minor
-        + "-mig-"
-        + profile(gi.profile().toString())
-        + "-"
-        + gi.profileId()
-        + "-"
-        + gi.placement().start();
+    return DeviceNames.mig(minor, gi.profile().toString(), gi.profileId(), gi.placement().start());
   }
 
   private static String computeInstance(int minor, LiveGpuInstance gi, LiveComputeInstance ci) {
-    return "gpu-"
-        + minor
-        + "-mig-"
-        + profile(ci.profile().toString())
-        + "-"
-        + gi.profileId()
-        + "-"
-        + gi.placement().start()
-        + "-ci"
-        + ci.placement().start();
-  }
-
-  /**
-   * {@code 1g.10gb+me} as {@code 1g10gb-me}: lower case, {@code .} removed, others as {@code -}.
-   */
-  private static String profile(String name) {
-    return name.toLowerCase(Locale.ROOT).replace(".", "").replaceAll("[^a-z0-9-]", "-");
+    return DeviceNames.computeInstance(
+        minor,
+        ci.profile().toString(),
+        gi.profileId(),
+        gi.placement().start(),
+        ci.placement().start());
   }
 }
