@@ -32,6 +32,7 @@ import io.migd.pool.PoolGpu;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -61,7 +62,10 @@ import java.util.function.Function;
  * with every state-changing NVML call delayed 0 ms and 750 ms; per kind p50 and p99 of the whole
  * answer and of the answer minus the time inside NVML calls ({@link FfmNvml#timeInNvml}).
  *
- * <p>Arguments: samples per kind at 0 ms (default 200), at 750 ms (default 10).
+ * <p>Arguments: samples per kind at 0 ms (default 200), at 750 ms (default 10), warm-up prepares
+ * per kind before the samples at 0 ms (default 50: a daemon prepares long after its start, when the
+ * JIT, the code cache and the metaspace have settled; at 750 ms the JVM is warm already and 2 are
+ * left out).
  */
 public final class PrepareLatency {
   static final String DRIVER = "gpu.nvidia.com";
@@ -77,7 +81,7 @@ public final class PrepareLatency {
    * process spent meanwhile (the bench does nothing else, so it is the prepare's own work, whatever
    * preemption did to the wall clock).
    */
-  record Sample(long answer, long inNvml, long cpu) {}
+  record Sample(long answer, long inNvml, long cpu, long gc) {}
 
   private static final OperatingSystemMXBean OS =
       (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -86,26 +90,28 @@ public final class PrepareLatency {
   public static void main(String[] args) throws Exception {
     int fast = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     int slow = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+    int warmUp = args.length > 2 ? Integer.parseInt(args[2]) : 50;
     System.out.println(
         "latency  kind     samples  answer p50/p99 ms     answer-NVML p50/p99   CPU mean ms"
-            + "    slice writes done of handed over");
+            + "  GC in samples max/total ms  slice writes done of handed over");
     for (int latency : new int[] {0, 750}) {
       int samples = latency == 0 ? fast : slow;
+      int warm = latency == 0 ? warmUp : 2;
       try (var node = new BenchNode(latency)) {
         var created = new ArrayList<Sample>();
         var statics = new ArrayList<Sample>();
         try (var preparer = node.preparer(Duration.ZERO)) {
           String device = DeviceNames.mig(DYNAMIC.value(), "1g.10gb", 19, 6);
-          repeat(node, preparer, device, 2, new ArrayList<>());
+          repeat(node, preparer, device, warm, new ArrayList<>());
           repeat(node, preparer, device, samples, created);
           String whole = DeviceNames.wholeGpu(STATIC.value());
-          repeat(node, preparer, whole, 2, new ArrayList<>());
+          repeat(node, preparer, whole, warm, new ArrayList<>());
           repeat(node, preparer, whole, samples, statics);
         }
         var reused = new ArrayList<Sample>();
         try (var preparer = node.preparer(Duration.ofHours(1))) {
           String device = DeviceNames.mig(DYNAMIC.value(), "1g.10gb", 19, 5);
-          repeat(node, preparer, device, 2, new ArrayList<>());
+          repeat(node, preparer, device, warm, new ArrayList<>());
           repeat(node, preparer, device, samples, reused);
         }
         print(latency, "created", created, node);
@@ -122,15 +128,17 @@ public final class PrepareLatency {
       ClaimKey claim = node.allocate(device);
       long nvmlBefore = node.nvml.timeInNvml().toNanos();
       long cpuBefore = OS.getProcessCpuTime();
+      long gcBefore = gcMillis();
       long start = System.nanoTime();
       PrepareAnswer answer = preparer.prepare(List.of(claim)).getFirst();
       long took = System.nanoTime() - start;
       long cpu = OS.getProcessCpuTime() - cpuBefore;
+      long gc = gcMillis() - gcBefore;
       long inNvml = node.nvml.timeInNvml().toNanos() - nvmlBefore;
       if (!(answer instanceof PrepareAnswer.Prepared)) {
         throw new IllegalStateException("prepare of " + device + " failed: " + answer);
       }
-      samples.add(new Sample(took, inNvml, cpu));
+      samples.add(new Sample(took, inNvml, cpu, gc));
       var unprepared = preparer.unprepare(List.of(claim)).getFirst();
       if (!(unprepared instanceof UnprepareAnswer.Unprepared)) {
         throw new IllegalStateException("unprepare of " + device + " failed: " + unprepared);
@@ -145,7 +153,7 @@ public final class PrepareLatency {
     double cpuMean = samples.stream().mapToLong(Sample::cpu).average().orElse(0) / 1e6;
     System.out.printf(
         Locale.ROOT,
-        "%5d ms  %-7s  %7d  %8.2f / %8.2f   %8.2f / %8.2f   %8.2f        %d of %d%n",
+        "%5d ms  %-7s  %7d  %8.2f / %8.2f   %8.2f / %8.2f   %8.2f      %5d / %5d        %d of %d%n",
         latency,
         kind,
         samples.size(),
@@ -154,8 +162,19 @@ public final class PrepareLatency {
         percentile(own, 50),
         percentile(own, 99),
         cpuMean,
+        samples.stream().mapToLong(Sample::gc).max().orElse(0),
+        samples.stream().mapToLong(Sample::gc).sum(),
         node.publisher.published().isPresent() ? 1 : 0,
         node.handedOver.get());
+  }
+
+  /**
+   * Milliseconds the JVM's collectors have spent so far (pauses included: what a prepare waits).
+   */
+  private static long gcMillis() {
+    return ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .mapToLong(GarbageCollectorMXBean::getCollectionTime)
+        .sum();
   }
 
   private static double percentile(long[] sorted, int p) {
