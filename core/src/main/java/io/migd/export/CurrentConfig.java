@@ -25,7 +25,9 @@ import java.util.TreeMap;
  * The node's current layout as a mig-parted v1 config named {@code current}: one item per group of
  * GPUs that look the same, so that {@code migd apply} of it reproduces the MIG modes and profile
  * counts, with the sharing the persisted intent asks for (time-slicing and MPS of whole GPUs,
- * {@code sharing} of the slices it finds).
+ * {@code sharing} of the slices it finds). A GPU the intent makes dynamic (DRA mode) is exported as
+ * {@code dynamic: true} whatever instances its claims hold now: applying the export keeps it
+ * dynamic instead of pinning the claims' instances as a static layout.
  */
 public final class CurrentConfig {
   /** The name of the exported config. */
@@ -48,26 +50,30 @@ public final class CurrentConfig {
     }
     var items = new ArrayList<MigConfigItem>();
     groups.forEach(
-        (shape, indexes) ->
-            items.add(
-                new MigConfigItem(
-                    groups.size() == 1
-                        ? new DeviceSelection.All()
-                        : new DeviceSelection.Indexes(indexes),
-                    List.of(),
-                    shape.migEnabled(),
-                    shape.migDevices(),
-                    shape.gpuSharing() instanceof Sharing.TimeSliced(var n) && n > 1
-                        ? new TimeSlicing.Replicas(n)
-                        : new TimeSlicing.Unset(),
-                    shape.gpuSharing() instanceof Sharing.Mps(var n)
-                        ? new MpsSharing.Replicas(n)
-                        : new MpsSharing.Unset(),
-                    shape.sliceSharing())));
+        (shape, indexes) -> {
+          DeviceSelection devices =
+              groups.size() == 1 ? new DeviceSelection.All() : new DeviceSelection.Indexes(indexes);
+          items.add(
+              shape.dynamic()
+                  ? MigConfigItem.dynamic(devices, List.of())
+                  : new MigConfigItem(
+                      devices,
+                      List.of(),
+                      shape.migEnabled(),
+                      shape.migDevices(),
+                      shape.gpuSharing() instanceof Sharing.TimeSliced(var n) && n > 1
+                          ? new TimeSlicing.Replicas(n)
+                          : new TimeSlicing.Unset(),
+                      shape.gpuSharing() instanceof Sharing.Mps(var n)
+                          ? new MpsSharing.Replicas(n)
+                          : new MpsSharing.Unset(),
+                      shape.sliceSharing()));
+        });
     return MigConfigFile.of(List.of(new MigConfig(NAME, items)));
   }
 
   private record Shape(
+      boolean dynamic,
       boolean migEnabled,
       SequencedMap<ProfileName, Integer> migDevices,
       Sharing gpuSharing,
@@ -80,6 +86,10 @@ public final class CurrentConfig {
    * own name, so applying the export completes it.
    */
   private static Shape shapeOf(ObservedGpu gpu, GpuTarget target) {
+    if (target != null && target.dynamic()) {
+      return new Shape(
+          true, true, new LinkedHashMap<>(), new Sharing.TimeSliced(1), new LinkedHashMap<>());
+    }
     var counts = new TreeMap<String, Integer>();
     var names = new LinkedHashMap<String, ProfileName>();
     for (LiveGpuInstance gi : gpu.gpuInstances()) {
@@ -106,7 +116,7 @@ public final class CurrentConfig {
     } else if (target != null) {
       gpuSharing = target.sharing();
     }
-    return new Shape(gpu.migMode().current(), migDevices, gpuSharing, sliceSharing);
+    return new Shape(false, gpu.migMode().current(), migDevices, gpuSharing, sliceSharing);
   }
 
   private static void count(

@@ -18,6 +18,7 @@ import io.migd.profiles.MigConfigWriter;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.IntentStore;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +47,7 @@ final class ExportCommand implements Callable<Integer> {
   }
 
   @Mixin CommonOptions common;
-  @CommandLine.Unmatched List<String> propertyArgs = new java.util.ArrayList<>();
+  @CommandLine.Unmatched List<String> propertyArgs = new ArrayList<>();
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(
