@@ -260,6 +260,7 @@ public final class ClaimCheckpoint implements ClaimedDevices {
                                 d.placementSize(),
                                 d.migUuid(),
                                 c.completed(),
+                                d.kind() == Kind.CREATED,
                                 d.deviceClass(),
                                 c.pods())))
         .toList();

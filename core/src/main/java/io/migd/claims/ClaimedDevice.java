@@ -19,6 +19,9 @@ import java.util.Objects;
  * @param placementSize the GPU instance's placement size, or -1 for a whole GPU
  * @param migUuid the MIG device's UUID, empty for a whole GPU
  * @param completed whether its prepare completed (false: started, the instance may be half-made)
+ * @param created whether the claim's prepare made (or reused) the instance on a dynamic GPU, as
+ *     against a static device handed out as it was: a GPU with created devices that is static now
+ *     is turning from dynamic to static (DESIGN section 12), also after a restart
  * @param deviceClass the DeviceClass of the claim's request it serves, empty when not known
  * @param pods the pods the claim is reserved for, with the containers that reference it
  */
@@ -35,6 +38,7 @@ public record ClaimedDevice(
     int placementSize,
     String migUuid,
     boolean completed,
+    boolean created,
     String deviceClass,
     List<ReservedPod> pods) {
   /** Checks every part is there. */
@@ -50,7 +54,7 @@ public record ClaimedDevice(
     Objects.requireNonNull(migUuid);
   }
 
-  /** A device whose DeviceClass and pods are not known. */
+  /** A static device (not created for the claim) whose DeviceClass and pods are not known. */
   public ClaimedDevice(
       String claimUid,
       String claimNamespace,
@@ -77,6 +81,7 @@ public record ClaimedDevice(
         placementSize,
         migUuid,
         completed,
+        false,
         "",
         List.of());
   }

@@ -33,21 +33,15 @@ final class NodeDecider {
   private final ConfigLookup configs;
   private final ModelSource models;
   private final DeviceOwnership ownership;
-  private final DynamicSwitches switches;
   private final PlannerBound bound;
   private final LongAdder plannerRuns = new LongAdder();
 
   NodeDecider(
-      ConfigLookup configs,
-      ModelSource models,
-      DeviceOwnership ownership,
-      DynamicSwitches switches,
-      PlannerBound bound) {
+      ConfigLookup configs, ModelSource models, DeviceOwnership ownership, PlannerBound bound) {
     this.configs = configs;
     this.bound = bound;
     this.models = models;
     this.ownership = ownership;
-    this.switches = switches;
   }
 
   /**
@@ -58,12 +52,7 @@ final class NodeDecider {
     return ownership.dra()
         && resolution instanceof Resolution.Target(var target)
         && !target.dynamic()
-        && switches.turningStatic(gpu, ownership.claims());
-  }
-
-  /** Remembers which GPUs a reconcile resolved dynamic, for {@link #turningStatic}. */
-  void recordResolved(SequencedMap<GpuIndex, Resolution> resolutions) {
-    switches.record(resolutions, ownership.claims());
+        && DynamicSwitches.turningStatic(gpu, ownership.claims());
   }
 
   /** How often the planner ran since this decider was made. */

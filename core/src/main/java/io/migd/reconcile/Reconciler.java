@@ -95,8 +95,7 @@ public final class Reconciler {
             ? new ClaimUsage(parts.usageSource(), ownership.claims())
             : parts.usageSource();
     this.modeChange = new ModeChange(observer, usageSource, parts.reset(), parts.reboot());
-    this.decider =
-        new NodeDecider(configs, parts.models(), ownership, new DynamicSwitches(), bound);
+    this.decider = new NodeDecider(configs, parts.models(), ownership, bound);
     this.gpus =
         new GpuReconcile(
             observer,
@@ -359,9 +358,6 @@ public final class Reconciler {
                   .map(decision -> new Outcome.Gpu(resolution, decision, GpuResult.of(decision)))
                   .orElseGet(() -> reconcileGpu(desired, resolution, gpu, observed, usage));
             });
-    var resolved = new LinkedHashMap<GpuIndex, Resolution>();
-    reconciled.forEach((gpu, entry) -> resolved.put(gpu, entry.resolution()));
-    decider.recordResolved(resolved);
     SequencedMap<GpuIndex, Outcome.Gpu> ended = rebootIfNeeded(desired.generation(), reconciled);
     ended.forEach(
         (gpu, entry) ->

@@ -110,6 +110,29 @@ class DynamicGpusIT {
     return node.observe().gpus().get(index);
   }
 
+  /**
+   * A claim's prepare made {@code gi} on the GPU while it was dynamic (the checkpoint's CREATED).
+   */
+  private static ClaimedDevice createdFor(String name, ObservedGpu gpu, LiveGpuInstance gi) {
+    var ci = gi.computeInstances().getFirst();
+    return new ClaimedDevice(
+        "uid-" + name,
+        "default",
+        name,
+        "gpu-" + gpu.minor() + "-mig-" + gi.profile(),
+        gpu.index(),
+        gpu.uuid(),
+        gi.id(),
+        ci.id(),
+        gi.placement().start(),
+        gi.placement().size(),
+        ci.uuid(),
+        true,
+        true,
+        "",
+        List.of());
+  }
+
   private static ClaimedDevice claimOf(String name, ObservedGpu gpu, LiveGpuInstance gi) {
     var ci = gi.computeInstances().getFirst();
     return new ClaimedDevice(
@@ -345,7 +368,7 @@ class DynamicGpusIT {
     node.reset("H100-SXM5-80GB");
     assertThat(devicePlugin().reconcile(config("all-1g.10gb")).succeeded()).isTrue();
     var h100 = gpu(0);
-    claimed.add(claimOf("train", h100, h100.gpuInstances().get(3)));
+    claimed.add(createdFor("train", h100, h100.gpuInstances().get(3)));
     Reconciler dra = dra();
     assertThat(dra.reconcile(config("all-dynamic")).succeeded()).isTrue();
     var before = node.observe();
@@ -369,6 +392,37 @@ class DynamicGpusIT {
     Outcome released = dra.reconcile(config("all-1g.10gb"));
     assertThat(released.succeeded()).as(released.reason()).isTrue();
     assertThat(released.gpus().get(GPU0).turningStatic()).isFalse();
+  }
+
+  @Test
+  void aGpuTurningStaticAfterARestartStaysBlockedAsBefore() {
+    node.reset("H100-SXM5-80GB");
+    assertThat(dra().reconcile(config("all-dynamic")).succeeded()).isTrue();
+    assertThat(devicePlugin().reconcile(config("all-1g.10gb")).succeeded()).isTrue();
+    var h100 = gpu(0);
+    // the claim's instance, as a prepare made it; then migd restarts (a new reconciler, which never
+    // saw the GPU dynamic) and the intent turns the GPU static
+    claimed.add(createdFor("train", h100, h100.gpuInstances().get(3)));
+    var before = node.observe();
+
+    Outcome switching = dra().reconcile(config("all-1g.10gb"));
+
+    assertThat(switching.gpus().get(GPU0).turningStatic()).isTrue();
+    assertThat(switching.results().get(GPU0).reason()).contains("turns from dynamic to static");
+    assertThat(node.observe()).isEqualTo(before);
+  }
+
+  @Test
+  void aStaticGpuWhoseSlicesClaimsHoldIsNotTurningStatic() {
+    node.reset("H100-SXM5-80GB");
+    assertThat(devicePlugin().reconcile(config("all-1g.10gb")).succeeded()).isTrue();
+    var h100 = gpu(0);
+    claimed.add(claimOf("static", h100, h100.gpuInstances().get(3)));
+
+    Outcome outcome = dra().reconcile(config("all-1g.10gb"));
+
+    assertThat(outcome.succeeded()).as(outcome.reason()).isTrue();
+    assertThat(outcome.gpus().get(GPU0).turningStatic()).isFalse();
   }
 
   @Test
