@@ -114,26 +114,16 @@ class DynamicGpusIT {
    * A claim's prepare made {@code gi} on the GPU while it was dynamic (the checkpoint's CREATED).
    */
   private static ClaimedDevice createdFor(String name, ObservedGpu gpu, LiveGpuInstance gi) {
-    var ci = gi.computeInstances().getFirst();
-    return new ClaimedDevice(
-        "uid-" + name,
-        "default",
-        name,
-        "gpu-" + gpu.minor() + "-mig-" + gi.profile(),
-        gpu.index(),
-        gpu.uuid(),
-        gi.id(),
-        ci.id(),
-        gi.placement().start(),
-        gi.placement().size(),
-        ci.uuid(),
-        true,
-        true,
-        "",
-        List.of());
+    return claim(name, gpu, gi, true);
   }
 
+  /** A claim holds {@code gi} as it was (a static device). */
   private static ClaimedDevice claimOf(String name, ObservedGpu gpu, LiveGpuInstance gi) {
+    return claim(name, gpu, gi, false);
+  }
+
+  private static ClaimedDevice claim(
+      String name, ObservedGpu gpu, LiveGpuInstance gi, boolean created) {
     var ci = gi.computeInstances().getFirst();
     return new ClaimedDevice(
         "uid-" + name,
@@ -147,7 +137,10 @@ class DynamicGpusIT {
         gi.placement().start(),
         gi.placement().size(),
         ci.uuid(),
-        true);
+        true,
+        created,
+        "",
+        List.of());
   }
 
   @Test
