@@ -51,9 +51,9 @@ import java.util.concurrent.TimeUnit;
  * migd serve} in dra mode on it, which the test kubelet registers with over the real sockets. The
  * node's files outlive a daemon, so a test can kill migd and start it again on the same node.
  */
-final class DraServeNode implements AutoCloseable {
+public final class DraServeNode implements AutoCloseable {
   static final Duration PATIENCE = Duration.ofSeconds(120);
-  static final String NODE = "gpu-dra-1";
+  public static final String NODE = "gpu-dra-1";
   static final String DRIVER = "gpu.nvidia.com";
   static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -87,7 +87,7 @@ final class DraServeNode implements AutoCloseable {
    * The node {@code gpu-dra-1} in {@code server}'s API, its files under {@code nodeDir}, GPUs of
    * the minors given (memory and compute slices each, for the proc tree of capability nodes).
    */
-  static DraServeNode create(
+  public static DraServeNode create(
       KubernetesMockServer server,
       KubernetesClient client,
       Path nodeDir,
@@ -135,7 +135,7 @@ final class DraServeNode implements AutoCloseable {
   }
 
   /** The same node with one more environment variable for the daemons it starts. */
-  DraServeNode withEnvironment(String name, String value) {
+  public DraServeNode withEnvironment(String name, String value) {
     return new DraServeNode(
         client, nodeDir, sockets, cdi, registry, plugin, migd.withEnvironment(name, value));
   }
@@ -151,12 +151,12 @@ final class DraServeNode implements AutoCloseable {
   }
 
   /** {@code migd serve --simulate=MODELS} on this node. */
-  MigdProcess.Running serve(String models) {
+  public MigdProcess.Running serve(String models) {
     return migd.start("serve", "--simulate=" + models);
   }
 
   /** The test kubelet registered with the daemon (waits for its registration socket). */
-  FakeDraKubelet.Plugin register() {
+  public FakeDraKubelet.Plugin register() {
     Path registration = registry.resolve(DRIVER + "-reg.sock");
     var kubelet =
         await()
@@ -173,7 +173,7 @@ final class DraServeNode implements AutoCloseable {
   }
 
   /** Allocates one device of {@code profile} with the test allocator over the pool as published. */
-  String allocate(String profile) {
+  public String allocate(String profile) {
     var allocation =
         new TestAllocator()
             .allocate(
@@ -187,7 +187,7 @@ final class DraServeNode implements AutoCloseable {
   }
 
   /** Creates claim {@code ml/NAME} allocated {@code devices} of this pool; returns its UID. */
-  String createClaim(String name, String... devices) {
+  public String createClaim(String name, String... devices) {
     var results = new ArrayList<DeviceRequestAllocationResult>();
     for (String device : devices) {
       results.add(
@@ -241,7 +241,7 @@ final class DraServeNode implements AutoCloseable {
   }
 
   /** The kubelet's {@code NodePrepareResources} of claim {@code ml/NAME}. */
-  static NodePrepareResourceResponse prepare(
+  public static NodePrepareResourceResponse prepare(
       FakeDraKubelet.Plugin kubelet, String name, String uid) {
     return stub(kubelet)
         .nodePrepareResources(
@@ -250,7 +250,7 @@ final class DraServeNode implements AutoCloseable {
   }
 
   /** The kubelet's {@code NodeUnprepareResources} of claim {@code ml/NAME}. */
-  static NodeUnprepareResourceResponse unprepare(
+  public static NodeUnprepareResourceResponse unprepare(
       FakeDraKubelet.Plugin kubelet, String name, String uid) {
     return stub(kubelet)
         .nodeUnprepareResources(

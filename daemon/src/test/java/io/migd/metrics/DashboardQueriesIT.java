@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.migd.cli.DraServeNode;
+import io.migd.cli.MigdProcess;
+import io.migd.dra.FakeDraKubelet;
+import io.migd.sim.SimulatedProc;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -32,14 +39,15 @@ import tools.jackson.databind.json.JsonMapper;
  * serve} on simulated GPUs every second, with the {@code node} label the chart's ServiceMonitor
  * adds; then every query of every dashboard in grafana/ (variables substituted as Grafana would for
  * that node and all GPUs) returns data, and every alert expression of the chart parses. The queries
- * of the DRA dashboard (tagged {@code dra}) run against a second target, {@link DraSeries}: the
- * series DESIGN section 12 fixes for a node in kubelet mode {@code dra}, which {@code migd serve}
- * does not export yet. Skipped with one line when prometheus is not installed ({@code .ci/run}
- * installs it).
+ * of the DRA dashboard (tagged {@code dra}) run against a second {@code migd serve}, in kubelet
+ * mode {@code dra} against the fabric8 mock API server and the test kubelet, on which a claim was
+ * prepared, unprepared, prepared again (its idle instance reused) and a claim that does not exist
+ * failed. Skipped with one line when prometheus is not installed ({@code .ci/run} installs it).
  */
+@EnableKubernetesMockClient(crud = true)
 class DashboardQueriesIT {
   private static final String NODE = "sim-node-1";
-  private static final String DRA_NODE = "sim-dra-node";
+  private static final String DRA_NODE = DraServeNode.NODE;
   private static final Path PROMETHEUS =
       List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
           .map(dir -> Path.of(dir, "prometheus"))
@@ -62,7 +70,11 @@ class DashboardQueriesIT {
 
   @TempDir static Path dir;
   private static MetricsNode node;
-  private static DraSeries draSeries;
+  static KubernetesMockServer server;
+  static KubernetesClient client;
+  private static DraServeNode draNode;
+  private static MigdProcess.Running draDaemon;
+  private static FakeDraKubelet.Plugin draKubelet;
   private static Process prometheus;
   private static String api;
   private static final HttpClient http = HttpClient.newHttpClient();
@@ -72,7 +84,7 @@ class DashboardQueriesIT {
     assumeTrue(PROMETHEUS != null, NO_PROMETHEUS);
     node = MetricsNode.start(dir.resolve("node"));
     node.settledScrape();
-    draSeries = DraSeries.start();
+    startDraNode();
     Path config = dir.resolve("prometheus.yml");
     Files.writeString(
         config,
@@ -88,12 +100,13 @@ class DashboardQueriesIT {
                 labels:
                   node: %s
           - job_name: migd-dra
+            metrics_path: /actuator/prometheus
             static_configs:
               - targets: ["%s"]
                 labels:
                   node: %s
         """
-            .formatted(node.address(), NODE, draSeries.address(), DRA_NODE));
+            .formatted(node.address(), NODE, "127.0.0.1:" + draDaemon.httpPort(), DRA_NODE));
     Path log = dir.resolve("prometheus.log");
     prometheus =
         new ProcessBuilder(
@@ -109,6 +122,35 @@ class DashboardQueriesIT {
     // two scrapes after the pod and the process showed, so rates over them have two samples
     awaitThreeSamples("migd_device_allocation_info{node=\"" + NODE + "\"}");
     awaitThreeSamples("migd_dra_prepared_devices{node=\"" + DRA_NODE + "\"}");
+  }
+
+  /**
+   * A dra-mode node with one H100, all dynamic, idle instances kept for reuse: a claim prepared
+   * (created), unprepared, a second claim of the same device prepared (reused), and a claim the API
+   * server does not have (an error), so every series of the DRA dashboard has moved.
+   */
+  private static void startDraNode() throws Exception {
+    draNode =
+        DraServeNode.create(
+                server,
+                client,
+                Files.createDirectories(dir.resolve("dra")),
+                List.of(new SimulatedProc.Gpu(0, 8, 7)))
+            .withEnvironment("MIGD_DRA_RECLAIMAFTER", "1h");
+    draDaemon = draNode.serve("H100-SXM5-80GB");
+    draKubelet = draNode.register();
+    String device =
+        await()
+            .atMost(MetricsNode.PATIENCE)
+            .ignoreExceptions()
+            .until(() -> draNode.allocate("1g.10gb"), d -> d != null);
+    String first = draNode.createClaim("first", device);
+    assertThat(DraServeNode.prepare(draKubelet, "first", first).getError()).isEmpty();
+    assertThat(DraServeNode.unprepare(draKubelet, "first", first).getError()).isEmpty();
+    String second = draNode.createClaim("second", device);
+    assertThat(DraServeNode.prepare(draKubelet, "second", second).getError()).isEmpty();
+    assertThat(DraServeNode.prepare(draKubelet, "ghost", "uid-of-no-claim").getError())
+        .isNotEmpty();
   }
 
   /** Waits until Prometheus holds three samples of the series within the last minute. */
@@ -139,8 +181,14 @@ class DashboardQueriesIT {
     if (node != null) {
       node.close();
     }
-    if (draSeries != null) {
-      draSeries.close();
+    if (draKubelet != null) {
+      draKubelet.close();
+    }
+    if (draDaemon != null) {
+      draDaemon.close();
+    }
+    if (draNode != null) {
+      draNode.close();
     }
   }
 
