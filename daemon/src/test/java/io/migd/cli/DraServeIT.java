@@ -156,8 +156,54 @@ class DraServeIT {
           .contains("migd_dra_requests_total{operation=\"prepare\",result=\"success\"} 1.0")
           .contains("migd_dra_requests_total{operation=\"unprepare\",result=\"success\"} 1.0")
           .contains("migd_dra_prepare_duration_seconds_count{kind=\"created\"} 1");
+
+      // a new intent turns both MIG GPUs static: two device slices change, so the pool is written
+      // again under the next generation, every slice of it, and the static slices carry UUIDs
+      long before = node.generation();
+      var put =
+          http.send(
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + daemon.httpPort() + "/api/v1/layout"))
+                  .header("Content-Type", "application/json")
+                  .PUT(HttpRequest.BodyPublishers.ofString("{\"config\": \"all-balanced\"}"))
+                  .timeout(Duration.ofSeconds(10))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(put.statusCode()).as(put.body()).isEqualTo(202);
+      // all-balanced: 2 x 1g + 1 x 2g + 1 x 3g on each, in place of every dynamic placement
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () -> {
+                assertThat(deviceNames("gpu-0-mig-")).hasSize(4);
+                assertThat(deviceNames("gpu-1-mig-"))
+                    .hasSize(4)
+                    .anyMatch(n -> n.startsWith("gpu-1-mig-3g40gb-9-"));
+              });
+      assertThat(PoolValidator.problems(node.published())).isEmpty();
+      long after = node.generation();
+      assertThat(after).isGreaterThan(before);
+      var slices = client.dynamicResourceAllocation().v1().resourcesSlices().list().getItems();
+      assertThat(slices)
+          .allSatisfy(s -> assertThat(s.getSpec().getPool().getGeneration()).isEqualTo(after))
+          .allSatisfy(
+              s ->
+                  assertThat(s.getSpec().getPool().getResourceSliceCount())
+                      .isEqualTo((long) slices.size()));
+      String static3g = deviceNames("gpu-1-mig-3g40gb-9-").stream().findFirst().orElseThrow();
+      assertThat(node.deviceNamed(static3g).orElseThrow().getAttributes()).containsKey("uuid");
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
+  }
+
+  /** The names of the published devices that start with {@code prefix}. */
+  private List<String> deviceNames(String prefix) {
+    return client.dynamicResourceAllocation().v1().resourcesSlices().list().getItems().stream()
+        .filter(s -> s.getSpec().getDevices() != null)
+        .flatMap(s -> s.getSpec().getDevices().stream())
+        .map(Device::getName)
+        .filter(n -> n.startsWith(prefix))
+        .toList();
   }
 
   private static String firstDevice(ResourceSlice slice, String prefix) {
