@@ -1,6 +1,7 @@
 package io.migd.bench;
 
 import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuInstanceSpec;
 import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.Usage;
@@ -8,8 +9,11 @@ import io.migd.plan.Decision;
 import io.migd.plan.Planner;
 import io.migd.plan.PlannerBound;
 import io.migd.plan.testing.SharedPlacementModel;
+import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
+import io.migd.profiles.GpuModelCatalog;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The pathological placement search of issue 19 under the default {@code migd.planner.max-steps}:
@@ -26,13 +30,36 @@ public final class BoundedPlanning {
   /**
    * Times both cases and prints the result.
    *
-   * @param args optionally the number of rounds (default 30)
+   * @param args optionally the number of rounds (default 30), then {@code warm}: before the timed
+   *     rounds the planner decides, 50 times over, one instance of every profile of every MIG model
+   *     of the real catalogue on an empty GPU, as a daemon's planner has run on its GPUs before a
+   *     pathological target comes (its code compiled); without it the first round runs interpreted
+   *     code in a cold JVM
    */
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
-    System.out.printf("migd.planner.max-steps %d (the default)%n", PlannerBound.DEFAULT.maxSteps());
+    boolean warm = args.length > 1 && args[1].equals("warm");
+    System.out.printf(
+        "migd.planner.max-steps %d (the default), %s JVM%n",
+        PlannerBound.DEFAULT.maxSteps(), warm ? "a warmed-up" : "a cold");
+    if (warm) {
+      for (int round = 0; round < 50; round++) {
+        GpuModelCatalog.builtIn().models().stream()
+            .filter(GpuModel::migCapable)
+            .forEach(BoundedPlanning::decideEveryProfile);
+      }
+    }
     time(SharedPlacementModel.model(32, 32), rounds);
     time(SharedPlacementModel.model(32, 19), rounds);
+  }
+
+  private static void decideEveryProfile(GpuModel model) {
+    var gpu = new GpuIndex(0);
+    ObservedGpu empty = SharedPlacementModel.migOn(model, gpu);
+    for (GiProfile profile : model.giProfiles()) {
+      GpuTarget one = GpuTarget.mig(gpu, List.of(GpuInstanceSpec.whole(profile.name())));
+      Planner.decide(one, empty, Usage.NONE, model, PlannerBound.DEFAULT);
+    }
   }
 
   private static void time(GpuModel model, int rounds) {
