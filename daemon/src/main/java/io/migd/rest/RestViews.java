@@ -152,10 +152,10 @@ public final class RestViews {
     }
     if (!target.migEnabled()) {
       return switch (target.sharing()) {
-        case Sharing.TimeSliced(var n) ->
+        case Sharing.TimeSliced(var n, _) ->
             new GpuLayout(
                 target.gpu().value(), false, null, n == 1 ? null : new GpuLayout.TimeSlicing(n));
-        case Sharing.Mps(var n) ->
+        case Sharing.Mps(var n, _) ->
             new GpuLayout(target.gpu().value(), false, null, null, new GpuLayout.Mps(n), null);
       };
     }
@@ -177,9 +177,9 @@ public final class RestViews {
                 sharing.put(
                     profile.toString(),
                     switch (shared) {
-                      case Sharing.TimeSliced(var n) ->
+                      case Sharing.TimeSliced(var n, _) ->
                           new GpuLayout.SliceSharing(new GpuLayout.TimeSlicing(n), null);
-                      case Sharing.Mps(var n) ->
+                      case Sharing.Mps(var n, _) ->
                           new GpuLayout.SliceSharing(null, new GpuLayout.Mps(n));
                     }));
     return new GpuLayout(
