@@ -1,6 +1,7 @@
 package io.migd.devices;
 
 import io.migd.profiles.ProfileName;
+import io.migd.profiles.Sharing;
 import io.migd.profiles.deviceplugin.NvidiaResources;
 
 /** The kubelet resource names migd advertises, in NVIDIA's style. */
@@ -13,6 +14,14 @@ public final class ResourceNames {
   /** {@code nvidia.com/mig-<profile>}, with {@code +} written {@code .} ({@code 1g.10gb.me}). */
   public static String mig(ProfileName profile) {
     return NvidiaResources.mig(profile);
+  }
+
+  /**
+   * The resource the replicas of a device shared this way are advertised under: {@code resource},
+   * or {@code <resource>.shared} where NVIDIA's device-plugin config renames it.
+   */
+  public static String offered(String resource, Sharing sharing) {
+    return sharing.offer().renamed() ? NvidiaResources.shared(resource) : resource;
   }
 
   /**

@@ -39,11 +39,24 @@ public final class TargetResolver {
    */
   public static SequencedMap<GpuIndex, GpuTarget> resolve(
       MigConfig config, ObservedNode node, boolean replicasFromMigDevices) {
+    return resolve(config, node, replicasFromMigDevices, SharingDefaults.NONE);
+  }
+
+  /**
+   * As {@link #resolve(MigConfig, ObservedNode, boolean)}, each GPU and slice its item does not
+   * share itself ({@code time-slicing}, {@code mps}, {@code sharing}) shared as {@code defaults}
+   * (NVIDIA's device-plugin config) says; the item's own sharing overrides them for its GPUs.
+   */
+  public static SequencedMap<GpuIndex, GpuTarget> resolve(
+      MigConfig config,
+      ObservedNode node,
+      boolean replicasFromMigDevices,
+      SharingDefaults defaults) {
     var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
     for (ObservedGpu gpu : node.gpus()) {
       for (MigConfigItem item : config.items()) {
         if (item.selects(gpu.index().value(), gpu.pci().deviceId(), gpu.pci().subsystemId())) {
-          targets.put(gpu.index(), targetOf(item, gpu, replicasFromMigDevices));
+          targets.put(gpu.index(), targetOf(item, gpu, replicasFromMigDevices, defaults));
           break;
         }
       }
@@ -52,8 +65,11 @@ public final class TargetResolver {
   }
 
   private static GpuTarget targetOf(
-      MigConfigItem item, ObservedGpu gpu, boolean replicasFromMigDevices) {
-    var asked = item.gpuSharing();
+      MigConfigItem item,
+      ObservedGpu gpu,
+      boolean replicasFromMigDevices,
+      SharingDefaults defaults) {
+    var asked = item.gpuSharing().or(defaults::wholeGpu);
     if (!item.migEnabled()) {
       return GpuTarget.whole(gpu.index(), asked.orElse(new Sharing.TimeSliced(1)));
     }
@@ -64,7 +80,15 @@ public final class TargetResolver {
     if (item.dynamic()) {
       return GpuTarget.dynamic(gpu.index());
     }
-    return GpuTarget.mig(gpu.index(), gpuInstances(item.migDevices()), item.sharing());
+    var sliceSharing = new LinkedHashMap<ProfileName, Sharing>(item.sharing());
+    item.migDevices()
+        .forEach(
+            (profile, count) -> {
+              if (count > 0 && !sliceSharing.containsKey(profile)) {
+                defaults.slices(profile).ifPresent(shared -> sliceSharing.put(profile, shared));
+              }
+            });
+    return GpuTarget.mig(gpu.index(), gpuInstances(item.migDevices()), sliceSharing);
   }
 
   /**

@@ -5,6 +5,7 @@ import io.migd.layout.GpuTarget;
 import io.migd.layout.ModelSource;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
+import io.migd.layout.SharingDefaults;
 import io.migd.layout.TargetResolver;
 import io.migd.layout.Usage;
 import io.migd.nvml.NvmlException;
@@ -97,7 +98,12 @@ final class NodeDecider {
                         + " migd.config) to a config the file has"));
           }
         } else {
-          TargetResolver.resolve(config.get(), observed, !ownership.dra())
+          TargetResolver.resolve(
+                  config.get(),
+                  observed,
+                  !ownership.dra(),
+                  // dra mode shares nothing; a device-plugin config is the device plugin's
+                  ownership.dra() ? SharingDefaults.NONE : configs.sharingDefaults())
               .forEach((gpu, target) -> result.put(gpu, new Resolution.Target(target)));
         }
       }
