@@ -64,6 +64,39 @@ public final class TargetResolver {
     return targets;
   }
 
+  /**
+   * Where the config item that selects {@code gpu} shares it otherwise than {@code defaults} would
+   * (its own {@code time-slicing}, {@code mps} or {@code sharing} wins), as a clause for the GPU's
+   * reason; empty when it does not.
+   */
+  public static String overriddenDefaults(
+      MigConfig config, ObservedGpu gpu, SharingDefaults defaults) {
+    var item =
+        config.items().stream()
+            .filter(
+                i -> i.selects(gpu.index().value(), gpu.pci().deviceId(), gpu.pci().subsystemId()))
+            .findFirst();
+    if (item.isEmpty() || item.get().dynamic()) {
+      return "";
+    }
+    var keys = new ArrayList<String>();
+    boolean whole = !item.get().migEnabled() || !gpu.migCapable();
+    if (whole && defaults.wholeGpu().isPresent()) {
+      item.get().gpuSharing().ifPresent(own -> keys.add(own.strategy()));
+    }
+    if (!whole) {
+      item.get().sharing().keySet().stream()
+          .filter(profile -> defaults.slices(profile).isPresent())
+          .forEach(profile -> keys.add("sharing." + profile));
+    }
+    return keys.isEmpty()
+        ? ""
+        : "its config item's own "
+            + String.join(", ", keys)
+            + " overrides the device-plugin config "
+            + defaults.source();
+  }
+
   private static GpuTarget targetOf(
       MigConfigItem item,
       ObservedGpu gpu,

@@ -26,7 +26,7 @@ final class DynamicSwitches {
   void record(Map<GpuIndex, Resolution> resolutions, ClaimedDevices claims) {
     resolutions.forEach(
         (gpu, resolution) -> {
-          if (resolution instanceof Resolution.Target(var target) && target.dynamic()) {
+          if (resolution instanceof Resolution.Target(var target, _) && target.dynamic()) {
             dynamic.add(gpu);
           } else if (claims.on(gpu).isEmpty()) {
             dynamic.remove(gpu);

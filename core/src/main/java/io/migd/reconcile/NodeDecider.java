@@ -57,7 +57,7 @@ final class NodeDecider {
    */
   boolean turningStatic(GpuIndex gpu, Resolution resolution) {
     return ownership.dra()
-        && resolution instanceof Resolution.Target(var target)
+        && resolution instanceof Resolution.Target(var target, _)
         && !target.dynamic()
         && switches.turningStatic(gpu, ownership.claims());
   }
@@ -98,13 +98,18 @@ final class NodeDecider {
                         + " migd.config) to a config the file has"));
           }
         } else {
-          TargetResolver.resolve(
-                  config.get(),
-                  observed,
-                  !ownership.dra(),
-                  // dra mode shares nothing; a device-plugin config is the device plugin's
-                  ownership.dra() ? SharingDefaults.NONE : configs.sharingDefaults())
-              .forEach((gpu, target) -> result.put(gpu, new Resolution.Target(target)));
+          // dra mode shares nothing; a device-plugin config is the device plugin's
+          SharingDefaults defaults =
+              ownership.dra() ? SharingDefaults.NONE : configs.sharingDefaults();
+          TargetResolver.resolve(config.get(), observed, !ownership.dra(), defaults)
+              .forEach(
+                  (gpu, target) ->
+                      result.put(
+                          gpu,
+                          new Resolution.Target(
+                              target,
+                              TargetResolver.overriddenDefaults(
+                                  config.get(), gpuOf(observed, gpu), defaults))));
         }
       }
       case Desired.Intent.Layout(var gpus) -> {
@@ -154,19 +159,19 @@ final class NodeDecider {
     return switch (resolution) {
       case Resolution.Unselected() -> new Decision.Unmanaged();
       case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
-      case Resolution.Target(var target) when target.dynamic() && !ownership.dra() ->
+      case Resolution.Target(var target, _) when target.dynamic() && !ownership.dra() ->
           new Decision.Infeasible(
               "GPU "
                   + gpu
                   + ": dynamic needs migd.kubelet.mode=dra (the device plugin cannot make"
                   + " instances when pods are scheduled)");
-      case Resolution.Target(var target) when ownership.dra() && target.shares() ->
+      case Resolution.Target(var target, _) when ownership.dra() && target.shares() ->
           new Decision.Infeasible(
               "GPU "
                   + gpu
                   + ": sharing is not available in dra mode (time-slicing, mps and sharing need"
                   + " migd.kubelet.mode=device-plugin)");
-      case Resolution.Target(var target) when turningStatic(gpu, resolution) -> {
+      case Resolution.Target(var target, _) when turningStatic(gpu, resolution) -> {
         var claims =
             ownership.claims().on(gpu).stream().map(ClaimUsage::holder).distinct().toList();
         yield new Decision.Blocked(
@@ -178,7 +183,7 @@ final class NodeDecider {
                 + String.join(", ", claims)
                 + ")");
       }
-      case Resolution.Target(var target) -> {
+      case Resolution.Target(var target, _) -> {
         ObservedGpu now = gpuOf(observed, gpu);
         Optional<GpuModel> model = models.modelOf(now);
         if (model.isEmpty() && target.migEnabled()) {

@@ -1,6 +1,7 @@
 package io.migd.reconcile;
 
 import io.migd.layout.GpuTarget;
+import java.util.Objects;
 
 /**
  * What the intent means for one GPU of the node, as a reconcile resolved it: a target, why there
@@ -9,8 +10,23 @@ import io.migd.layout.GpuTarget;
  * of resolving the intent again.
  */
 public sealed interface Resolution {
-  /** The GPU should look like this, shared as the target says. */
-  record Target(GpuTarget target) implements Resolution {}
+  /**
+   * The GPU should look like this, shared as the target says; {@code note} says where its sharing
+   * departs from NVIDIA's device-plugin config of the node (its config item's own sharing wins),
+   * empty otherwise.
+   */
+  record Target(GpuTarget target, String note) implements Resolution {
+    /** Checks both are there. */
+    public Target {
+      Objects.requireNonNull(target);
+      Objects.requireNonNull(note);
+    }
+
+    /** A target without a note. */
+    public Target(GpuTarget target) {
+      this(target, "");
+    }
+  }
 
   /**
    * The intent names this GPU but cannot apply to it (a config the file lacks, a GPU the node

@@ -19,6 +19,10 @@ import io.migd.cli.Kubeconfig;
 import io.migd.cli.MigdProcess;
 import io.migd.kubelet.FakeKubelet;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -49,6 +53,7 @@ class DevicePluginConfigServeIT {
   @TempDir Path nodeDir;
   private Path pluginDir;
   private FakeKubelet kubelet;
+  private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
   void startKubelet() throws IOException {
@@ -119,6 +124,17 @@ class DevicePluginConfigServeIT {
               });
       assertThat(daemon.stdout() + daemon.stderr())
           .contains("\"flags.failOnInitError\" is ignored");
+      String layout = "http://127.0.0.1:" + daemon.httpPort() + "/api/v1/layout";
+      await()
+          .atMost(PATIENCE)
+          .ignoreExceptions()
+          .untilAsserted(
+              () ->
+                  assertThat(get(layout))
+                      .contains(
+                          "matches the desired layout; its config item's own time-slicing"
+                              + " overrides the device-plugin config "
+                              + devicePlugin));
 
       List<String> shared = kubelet.ids("nvidia.com/gpu.shared");
       assertThatThrownBy(() -> allocate("nvidia.com/gpu.shared", shared.get(0), shared.get(1)))
@@ -256,6 +272,13 @@ class DevicePluginConfigServeIT {
                 .addContainerRequests(
                     ContainerAllocateRequest.newBuilder().addAllDevicesIds(List.of(ids)))
                 .build());
+  }
+
+  private String get(String url) throws IOException, InterruptedException {
+    return http.send(
+            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   private void relabel(String value) {
