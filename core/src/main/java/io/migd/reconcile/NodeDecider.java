@@ -16,6 +16,8 @@ import io.migd.plan.PlannerBound;
 import io.migd.profiles.ComputeCapability;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.MigConfig;
+import io.migd.profiles.ProfileName;
+import io.migd.profiles.Sharing;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -123,6 +125,13 @@ final class NodeDecider {
         }
       }
     }
+    if (!ownership.dra() && configs.problem().isEmpty()) {
+      for (ObservedGpu gpu : observed.gpus()) {
+        if (!result.containsKey(gpu.index())) {
+          result.put(gpu.index(), unselected(gpu, configs.sharingDefaults()));
+        }
+      }
+    }
     for (ObservedGpu gpu : observed.gpus()) {
       String recorded = desired.gpuUuids().get(gpu.index().value());
       if (result.containsKey(gpu.index()) && recorded != null && !recorded.equals(gpu.uuid())) {
@@ -141,6 +150,20 @@ final class NodeDecider {
     return result;
   }
 
+  /**
+   * A GPU the intent does not select, shared as NVIDIA's device-plugin config says: whole while its
+   * MIG mode is off, else the slices of each profile it holds now.
+   */
+  private static Resolution unselected(ObservedGpu gpu, SharingDefaults defaults) {
+    var slices = new LinkedHashMap<ProfileName, Sharing>();
+    if (gpu.migMode().current()) {
+      gpu.gpuInstances().stream()
+          .flatMap(gi -> gi.computeInstances().stream())
+          .forEach(ci -> defaults.slices(ci.profile()).ifPresent(s -> slices.put(ci.profile(), s)));
+    }
+    return new Resolution.Unselected(defaults.wholeGpu().orElse(new Sharing.TimeSliced(1)), slices);
+  }
+
   /** The reason a layout for a GPU the node lacks cannot apply, naming the GPUs it has. */
   private static String outOfRange(GpuIndex gpu, ObservedNode observed) {
     return "GPU index "
@@ -157,7 +180,7 @@ final class NodeDecider {
    */
   Decision decide(Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
     return switch (resolution) {
-      case Resolution.Unselected() -> new Decision.Unmanaged();
+      case Resolution.Unselected _ -> new Decision.Unmanaged();
       case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
       case Resolution.Target(var target, _) when target.dynamic() && !ownership.dra() ->
           new Decision.Infeasible(

@@ -1,6 +1,9 @@
 package io.migd.reconcile;
 
 import io.migd.layout.GpuTarget;
+import io.migd.profiles.ProfileName;
+import io.migd.profiles.Sharing;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -36,7 +39,20 @@ public sealed interface Resolution {
 
   /**
    * The intent selects nothing on this GPU, or the GPU could not be observed so a named config
-   * could not be resolved for it (its decision then says why).
+   * could not be resolved for it (its decision then says why). migd leaves its layout as it is;
+   * NVIDIA's device-plugin config of the node may still share it: the whole GPU ({@code sharing})
+   * and the slices of each profile it holds ({@code sliceSharing}).
    */
-  record Unselected() implements Resolution {}
+  record Unselected(Sharing sharing, Map<ProfileName, Sharing> sliceSharing) implements Resolution {
+    /** Copies the map. */
+    public Unselected {
+      Objects.requireNonNull(sharing);
+      sliceSharing = Map.copyOf(sliceSharing);
+    }
+
+    /** Not shared. */
+    public Unselected() {
+      this(new Sharing.TimeSliced(1), Map.of());
+    }
+  }
 }

@@ -108,14 +108,15 @@ class DevicePluginConfigServeIT {
             .withEnvironment("MIGD_CONFIG", "mine")
             .withEnvironment("MIGD_DEVICEPLUGINCONFIG", devicePlugin.toString())
             .withEnvironment("MIGD_KUBELET_DEVICEPLUGINDIR", pluginDir.toString());
-    try (var daemon = migd.start("serve", "--simulate=T4,T4")) {
+    try (var daemon = migd.start("serve", "--simulate=T4,T4,T4")) {
       await()
           .atMost(PATIENCE)
           .untilAsserted(
               () -> {
                 assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
                 assertThat(kubelet.ids("nvidia.com/gpu.shared"))
-                    .hasSize(4)
+                    .as("GPU 1, and GPU 2 that no config item selects")
+                    .hasSize(8)
                     .allMatch(id -> id.matches("GPU-.+::[0-3]"));
                 assertThat(kubelet.ids("nvidia.com/gpu"))
                     .as("the item's own time-slicing wins over the file for GPU 0")
