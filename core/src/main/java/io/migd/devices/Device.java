@@ -77,6 +77,14 @@ public record Device(
     return sharing instanceof Sharing.Mps;
   }
 
+  /**
+   * Whether a container may get only this one replica of its resource (NVIDIA's {@code
+   * failRequestsGreaterThanOne}).
+   */
+  public boolean oneReplicaPerRequest() {
+    return isShared() && sharing.offer().oneReplicaPerRequest();
+  }
+
   /** Whether this is a MIG slice (or a replica of one). */
   public boolean isMigSlice() {
     return gpuInstanceId != Usage.WHOLE_GPU;

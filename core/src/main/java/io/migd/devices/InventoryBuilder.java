@@ -80,7 +80,7 @@ public final class InventoryBuilder {
         var shared = gpu.migMode().current() ? Device.UNSHARED : sharing.gpu(gpu.index());
         add(
             resources,
-            ResourceNames.GPU,
+            ResourceNames.offered(ResourceNames.GPU, shared),
             replicas(
                 gpu.uuid(),
                 gpu.index(),
@@ -91,13 +91,24 @@ public final class InventoryBuilder {
       }
     }
     switch (strategy) {
-      case MIXED -> slices.forEach(s -> add(resources, ResourceNames.mig(s.profile()), s.device()));
+      case MIXED ->
+          slices.forEach(
+              s ->
+                  add(
+                      resources,
+                      ResourceNames.offered(ResourceNames.mig(s.profile()), s.device().sharing()),
+                      s.device()));
       case SINGLE -> {
         var profiles = new TreeSet<String>();
         slices.forEach(s -> profiles.add(s.profile().toString()));
-        boolean wholeGpus = resources.containsKey(ResourceNames.GPU);
+        boolean wholeGpus = !resources.isEmpty();
         if (profiles.size() == 1 && !wholeGpus) {
-          slices.forEach(s -> add(resources, ResourceNames.GPU, s.device()));
+          slices.forEach(
+              s ->
+                  add(
+                      resources,
+                      ResourceNames.offered(ResourceNames.GPU, s.device().sharing()),
+                      s.device()));
         } else if (profiles.size() > 1) {
           notes.add(
               "migd.mig-strategy=single needs one slice profile on the node; found "

@@ -5,6 +5,7 @@ import io.migd.layout.GpuTarget;
 import io.migd.profiles.ProfileName;
 import io.migd.profiles.Sharing;
 import io.migd.reconcile.Outcome;
+import io.migd.reconcile.Resolution;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -36,9 +37,28 @@ public record NodeSharing(
     return new NodeSharing(gpus, Map.of());
   }
 
-  /** The sharing of each GPU's target, as the reconcile of {@code outcome} resolved it. */
+  /**
+   * The sharing of each GPU's target, as the reconcile of {@code outcome} resolved it, and of each
+   * GPU the intent does not select as NVIDIA's device-plugin config shares it.
+   */
   public static NodeSharing of(Outcome outcome) {
-    return of(outcome.targets());
+    var gpus = new HashMap<GpuIndex, Sharing>();
+    var slices = new HashMap<GpuIndex, Map<ProfileName, Sharing>>();
+    outcome
+        .gpus()
+        .forEach(
+            (gpu, entry) -> {
+              if (entry.resolution() instanceof Resolution.Unselected(var whole, var byProfile)) {
+                gpus.put(gpu, whole);
+                if (!byProfile.isEmpty()) {
+                  slices.put(gpu, byProfile);
+                }
+              }
+            });
+    var targets = of(outcome.targets());
+    gpus.putAll(targets.gpus());
+    slices.putAll(targets.slices());
+    return new NodeSharing(gpus, slices);
   }
 
   /** The sharing the targets ask for. */

@@ -61,10 +61,10 @@ public final class CurrentConfig {
                       List.of(),
                       shape.migEnabled(),
                       shape.migDevices(),
-                      shape.gpuSharing() instanceof Sharing.TimeSliced(var n) && n > 1
+                      shape.gpuSharing() instanceof Sharing.TimeSliced(var n, _) && n > 1
                           ? new TimeSlicing.Replicas(n)
                           : new TimeSlicing.Unset(),
-                      shape.gpuSharing() instanceof Sharing.Mps(var n)
+                      shape.gpuSharing() instanceof Sharing.Mps(var n, _)
                           ? new MpsSharing.Replicas(n)
                           : new MpsSharing.Unset(),
                       shape.sliceSharing()));

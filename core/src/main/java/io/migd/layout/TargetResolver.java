@@ -39,11 +39,24 @@ public final class TargetResolver {
    */
   public static SequencedMap<GpuIndex, GpuTarget> resolve(
       MigConfig config, ObservedNode node, boolean replicasFromMigDevices) {
+    return resolve(config, node, replicasFromMigDevices, SharingDefaults.NONE);
+  }
+
+  /**
+   * As {@link #resolve(MigConfig, ObservedNode, boolean)}, each GPU and slice its item does not
+   * share itself ({@code time-slicing}, {@code mps}, {@code sharing}) shared as {@code defaults}
+   * (NVIDIA's device-plugin config) says; the item's own sharing overrides them for its GPUs.
+   */
+  public static SequencedMap<GpuIndex, GpuTarget> resolve(
+      MigConfig config,
+      ObservedNode node,
+      boolean replicasFromMigDevices,
+      SharingDefaults defaults) {
     var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
     for (ObservedGpu gpu : node.gpus()) {
       for (MigConfigItem item : config.items()) {
         if (item.selects(gpu.index().value(), gpu.pci().deviceId(), gpu.pci().subsystemId())) {
-          targets.put(gpu.index(), targetOf(item, gpu, replicasFromMigDevices));
+          targets.put(gpu.index(), targetOf(item, gpu, replicasFromMigDevices, defaults));
           break;
         }
       }
@@ -51,9 +64,45 @@ public final class TargetResolver {
     return targets;
   }
 
+  /**
+   * Where the config item that selects {@code gpu} shares it otherwise than {@code defaults} would
+   * (its own {@code time-slicing}, {@code mps} or {@code sharing} wins), as a clause for the GPU's
+   * reason; empty when it does not.
+   */
+  public static String overriddenDefaults(
+      MigConfig config, ObservedGpu gpu, SharingDefaults defaults) {
+    var item =
+        config.items().stream()
+            .filter(
+                i -> i.selects(gpu.index().value(), gpu.pci().deviceId(), gpu.pci().subsystemId()))
+            .findFirst();
+    if (item.isEmpty() || item.get().dynamic()) {
+      return "";
+    }
+    var keys = new ArrayList<String>();
+    boolean whole = !item.get().migEnabled() || !gpu.migCapable();
+    if (whole && defaults.wholeGpu().isPresent()) {
+      item.get().gpuSharing().ifPresent(own -> keys.add(own.strategy()));
+    }
+    if (!whole) {
+      item.get().sharing().keySet().stream()
+          .filter(profile -> defaults.slices(profile).isPresent())
+          .forEach(profile -> keys.add("sharing." + profile));
+    }
+    return keys.isEmpty()
+        ? ""
+        : "its config item's own "
+            + String.join(", ", keys)
+            + " overrides the device-plugin config "
+            + defaults.source();
+  }
+
   private static GpuTarget targetOf(
-      MigConfigItem item, ObservedGpu gpu, boolean replicasFromMigDevices) {
-    var asked = item.gpuSharing();
+      MigConfigItem item,
+      ObservedGpu gpu,
+      boolean replicasFromMigDevices,
+      SharingDefaults defaults) {
+    var asked = item.gpuSharing().or(defaults::wholeGpu);
     if (!item.migEnabled()) {
       return GpuTarget.whole(gpu.index(), asked.orElse(new Sharing.TimeSliced(1)));
     }
@@ -64,7 +113,15 @@ public final class TargetResolver {
     if (item.dynamic()) {
       return GpuTarget.dynamic(gpu.index());
     }
-    return GpuTarget.mig(gpu.index(), gpuInstances(item.migDevices()), item.sharing());
+    var sliceSharing = new LinkedHashMap<ProfileName, Sharing>(item.sharing());
+    item.migDevices()
+        .forEach(
+            (profile, count) -> {
+              if (count > 0 && !sliceSharing.containsKey(profile)) {
+                defaults.slices(profile).ifPresent(shared -> sliceSharing.put(profile, shared));
+              }
+            });
+    return GpuTarget.mig(gpu.index(), gpuInstances(item.migDevices()), sliceSharing);
   }
 
   /**

@@ -26,7 +26,7 @@ final class MpsDevices {
     var wanted = new ArrayList<MpsDevice>();
     for (ObservedGpu gpu : observed.gpus()) {
       if (!gpu.migMode().current()) {
-        if (sharing.gpu(gpu.index()) instanceof Sharing.Mps(var n)) {
+        if (sharing.gpu(gpu.index()) instanceof Sharing.Mps(var n, _)) {
           wanted.add(
               new MpsDevice(
                   gpu.uuid(),
@@ -40,7 +40,7 @@ final class MpsDevices {
       }
       for (LiveGpuInstance gi : gpu.gpuInstances()) {
         for (LiveComputeInstance ci : gi.computeInstances()) {
-          if (sharing.slice(gpu.index(), ci.profile()) instanceof Sharing.Mps(var n)) {
+          if (sharing.slice(gpu.index(), ci.profile()) instanceof Sharing.Mps(var n, _)) {
             wanted.add(
                 new MpsDevice(
                     ci.uuid(), gpu.index(), gi.id(), ci.id(), n, memory(gpu, gi, catalog)));

@@ -5,6 +5,7 @@ import io.migd.layout.GpuTarget;
 import io.migd.layout.ModelSource;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
+import io.migd.layout.SharingDefaults;
 import io.migd.layout.TargetResolver;
 import io.migd.layout.Usage;
 import io.migd.nvml.NvmlException;
@@ -15,6 +16,8 @@ import io.migd.plan.PlannerBound;
 import io.migd.profiles.ComputeCapability;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.MigConfig;
+import io.migd.profiles.ProfileName;
+import io.migd.profiles.Sharing;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -50,7 +53,7 @@ final class NodeDecider {
    */
   boolean turningStatic(GpuIndex gpu, Resolution resolution) {
     return ownership.dra()
-        && resolution instanceof Resolution.Target(var target)
+        && resolution instanceof Resolution.Target(var target, _)
         && !target.dynamic()
         && DynamicSwitches.turningStatic(gpu, ownership.claims());
   }
@@ -86,8 +89,18 @@ final class NodeDecider {
                         + " migd.config) to a config the file has"));
           }
         } else {
-          TargetResolver.resolve(config.get(), observed, !ownership.dra())
-              .forEach((gpu, target) -> result.put(gpu, new Resolution.Target(target)));
+          // dra mode shares nothing; a device-plugin config is the device plugin's
+          SharingDefaults defaults =
+              ownership.dra() ? SharingDefaults.NONE : configs.sharingDefaults();
+          TargetResolver.resolve(config.get(), observed, !ownership.dra(), defaults)
+              .forEach(
+                  (gpu, target) ->
+                      result.put(
+                          gpu,
+                          new Resolution.Target(
+                              target,
+                              TargetResolver.overriddenDefaults(
+                                  config.get(), gpuOf(observed, gpu), defaults))));
         }
       }
       case Desired.Intent.Layout(var gpus) -> {
@@ -98,6 +111,13 @@ final class NodeDecider {
               exists
                   ? new Resolution.Target(target)
                   : new Resolution.Unreachable(outOfRange(target.gpu(), observed)));
+        }
+      }
+    }
+    if (!ownership.dra() && configs.problem().isEmpty()) {
+      for (ObservedGpu gpu : observed.gpus()) {
+        if (!result.containsKey(gpu.index())) {
+          result.put(gpu.index(), unselected(gpu, configs.sharingDefaults()));
         }
       }
     }
@@ -119,6 +139,20 @@ final class NodeDecider {
     return result;
   }
 
+  /**
+   * A GPU the intent does not select, shared as NVIDIA's device-plugin config says: whole while its
+   * MIG mode is off, else the slices of each profile it holds now.
+   */
+  private static Resolution unselected(ObservedGpu gpu, SharingDefaults defaults) {
+    var slices = new LinkedHashMap<ProfileName, Sharing>();
+    if (gpu.migMode().current()) {
+      gpu.gpuInstances().stream()
+          .flatMap(gi -> gi.computeInstances().stream())
+          .forEach(ci -> defaults.slices(ci.profile()).ifPresent(s -> slices.put(ci.profile(), s)));
+    }
+    return new Resolution.Unselected(defaults.wholeGpu().orElse(new Sharing.TimeSliced(1)), slices);
+  }
+
   /** The reason a layout for a GPU the node lacks cannot apply, naming the GPUs it has. */
   private static String outOfRange(GpuIndex gpu, ObservedNode observed) {
     return "GPU index "
@@ -135,21 +169,21 @@ final class NodeDecider {
    */
   Decision decide(Resolution resolution, GpuIndex gpu, ObservedNode observed, Usage usage) {
     return switch (resolution) {
-      case Resolution.Unselected() -> new Decision.Unmanaged();
+      case Resolution.Unselected _ -> new Decision.Unmanaged();
       case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
-      case Resolution.Target(var target) when target.dynamic() && !ownership.dra() ->
+      case Resolution.Target(var target, _) when target.dynamic() && !ownership.dra() ->
           new Decision.Infeasible(
               "GPU "
                   + gpu
                   + ": dynamic needs migd.kubelet.mode=dra (the device plugin cannot make"
                   + " instances when pods are scheduled)");
-      case Resolution.Target(var target) when ownership.dra() && target.shares() ->
+      case Resolution.Target(var target, _) when ownership.dra() && target.shares() ->
           new Decision.Infeasible(
               "GPU "
                   + gpu
                   + ": sharing is not available in dra mode (time-slicing, mps and sharing need"
                   + " migd.kubelet.mode=device-plugin)");
-      case Resolution.Target(var target) when turningStatic(gpu, resolution) -> {
+      case Resolution.Target(var target, _) when turningStatic(gpu, resolution) -> {
         var claims =
             ownership.claims().on(gpu).stream().map(ClaimUsage::holder).distinct().toList();
         yield new Decision.Blocked(
@@ -161,7 +195,7 @@ final class NodeDecider {
                 + String.join(", ", claims)
                 + ")");
       }
-      case Resolution.Target(var target) -> {
+      case Resolution.Target(var target, _) -> {
         ObservedGpu now = gpuOf(observed, gpu);
         Optional<GpuModel> model = models.modelOf(now);
         if (model.isEmpty() && target.migEnabled()) {

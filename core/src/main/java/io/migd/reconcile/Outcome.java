@@ -52,6 +52,16 @@ public record Outcome(
       Objects.requireNonNull(result);
     }
 
+    /**
+     * Why the GPU is in its state: its result's reason, and where its sharing departs from the
+     * device-plugin config ({@link Resolution.Target#note}).
+     */
+    public String reason() {
+      return resolution instanceof Resolution.Target(_, var note) && !note.isEmpty()
+          ? result.reason() + "; " + note
+          : result.reason();
+    }
+
     /** A GPU that is not turning from dynamic to static. */
     public Gpu(Resolution resolution, Decision decision, GpuResult result) {
       this(resolution, decision, result, false);
@@ -63,7 +73,7 @@ public record Outcome(
      * surface reads this, never the intent.
      */
     public boolean dynamic() {
-      return resolution instanceof Resolution.Target(var target) && target.dynamic();
+      return resolution instanceof Resolution.Target(var target, _) && target.dynamic();
     }
   }
 
@@ -111,7 +121,7 @@ public record Outcome(
     var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
     gpus.forEach(
         (gpu, entry) -> {
-          if (entry.resolution() instanceof Resolution.Target(var target)) {
+          if (entry.resolution() instanceof Resolution.Target(var target, _)) {
             targets.put(gpu, target);
           }
         });

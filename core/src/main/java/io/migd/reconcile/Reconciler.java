@@ -313,7 +313,7 @@ public final class Reconciler {
       var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
       resolutions.forEach(
           (gpu, resolution) -> {
-            if (resolution instanceof Resolution.Target(var target)) {
+            if (resolution instanceof Resolution.Target(var target, _)) {
               targets.put(gpu, target);
             }
           });
@@ -366,7 +366,7 @@ public final class Reconciler {
                 gpu,
                 entry.result().state().wireName(),
                 desired.generation(),
-                entry.result().reason()));
+                entry.reason()));
     return new Outcome(desired.generation(), ended, after(observed, ended), "", clock.instant());
   }
 

@@ -5,6 +5,7 @@ import io.migd.devices.AllocationGrace;
 import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
 import io.migd.devices.KubeletUsage;
+import io.migd.devices.MigStrategy;
 import io.migd.devices.SysfsNumaNodes;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.Backoff;
@@ -85,14 +86,18 @@ class KubeletConfiguration {
 
   @Bean(initMethod = "start", destroyMethod = "close")
   KubeletSurface kubeletSurface(
-      NvmlSession session, DevicePlugins plugins, DeviceHealth health, MigdProperties properties) {
+      NvmlSession session,
+      DevicePlugins plugins,
+      DeviceHealth health,
+      MigdProperties properties,
+      MigStrategy strategy) {
     return new KubeletSurface(
         publisher(plugins, properties),
         health,
         CommandCdiRefresh.of(properties, CDI_TIMEOUT),
         KubeletSurface.nvmlAnswers(session.nvml()),
         new KubeletSurface.Settings(
-            properties.strategy(),
+            strategy,
             properties.health().recoveryPeriod(),
             healthCheckInterval(properties.health().recoveryPeriod()),
             new SysfsNumaNodes(properties.sysfsRoot())),

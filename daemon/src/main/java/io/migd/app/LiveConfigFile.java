@@ -55,15 +55,13 @@ final class LiveConfigFile implements ConfigLookup {
   private final Path lastValid;
   private volatile State state;
   // touched by the polling thread only
-  private FileRead previous;
-  private FileRead applied;
+  private final SettledReads<FileRead> reads;
 
   private LiveConfigFile(String configFile, Path lastValid, State state, FileRead read) {
     this.configFile = configFile;
     this.lastValid = lastValid;
     this.state = state;
-    this.previous = read;
-    this.applied = read;
+    this.reads = new SettledReads<>(read);
   }
 
   /**
@@ -114,18 +112,14 @@ final class LiveConfigFile implements ConfigLookup {
     if (!isLive()) {
       return Optional.empty();
     }
-    FileRead now = read(configFile);
-    FileRead before = previous;
-    previous = now;
-    if (!now.equals(before) || now.equals(applied)) {
-      return Optional.empty();
-    }
-    applied = now;
-    return Optional.of(
-        switch (now) {
-          case FileRead.Text(var text) -> parsed(text);
-          case FileRead.Unreadable(var why) -> invalid(why);
-        });
+    return reads
+        .next(read(configFile))
+        .map(
+            now ->
+                switch (now) {
+                  case FileRead.Text(var text) -> parsed(text);
+                  case FileRead.Unreadable(var why) -> invalid(why);
+                });
   }
 
   private Edit parsed(String text) {

@@ -27,7 +27,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param resetCommand resets a GPU so a pending MIG mode applies, as an argument list ({pciBusId}
  *     is replaced); never split on whitespace
  * @param health liveness of the reconcile loop, and the devices' path back to health
- * @param migStrategy how MIG slices become kubelet resources: mixed, single or none
+ * @param migStrategy how MIG slices become kubelet resources: mixed, single or none; empty for the
+ *     device-plugin config's {@code flags.migStrategy}, else mixed
  * @param kubelet the device plugin and PodResources sockets
  * @param cdi CDI specs generated before new devices are advertised
  * @param node the Kubernetes node surface (with {@code NODE_NAME})
@@ -37,6 +38,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param sysfsRoot where sysfs is mounted (PCIe root and NUMA node of each GPU); tests give their
  *     own tree
  * @param planner how far the placement search may go for one GPU decision
+ * @param devicePluginConfig NVIDIA's device-plugin config: a file, or a directory with one key per
+ *     config (a ConfigMap volume); empty for none (DESIGN section 13)
+ * @param devicePluginConfigDefault the key of that directory for a node without the label {@code
+ *     nvidia.com/device-plugin.config}; empty for none
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -50,7 +55,7 @@ public record MigdProperties(
     @DefaultValue Reboot reboot,
     @DefaultValue({"nvidia-smi", "-r", "-i", "{pciBusId}"}) List<String> resetCommand,
     @DefaultValue Health health,
-    @DefaultValue("mixed") String migStrategy,
+    @DefaultValue("") String migStrategy,
     @DefaultValue Kubelet kubelet,
     @DefaultValue Cdi cdi,
     @DefaultValue Node node,
@@ -58,7 +63,9 @@ public record MigdProperties(
     @DefaultValue Mps mps,
     @DefaultValue Dra dra,
     @DefaultValue("/sys") Path sysfsRoot,
-    @DefaultValue Planner planner) {
+    @DefaultValue Planner planner,
+    @DefaultValue("") String devicePluginConfig,
+    @DefaultValue("") String devicePluginConfigDefault) {
 
   /**
    * Refuses a command element holding whitespace, and DRA mode without CDI; fills in the default
@@ -81,7 +88,9 @@ public record MigdProperties(
               ReconcileSettings.defaultLivenessTimeout(reconcile.resync(), reconcile.maxBackoff()),
               health.recoveryPeriod());
     }
-    MigStrategy.parse(migStrategy);
+    if (!migStrategy.isBlank()) {
+      MigStrategy.parse(migStrategy);
+    }
   }
 
   /**
@@ -286,9 +295,12 @@ public record MigdProperties(
     KUBERNETES
   }
 
-  /** The MIG strategy, parsed. */
+  /**
+   * The MIG strategy {@code migd.mig-strategy} sets, parsed; mixed when unset. {@code serve} takes
+   * an unset one from the device-plugin config ({@link DevicePluginConfigSource#strategy}).
+   */
   public MigStrategy strategy() {
-    return MigStrategy.parse(migStrategy);
+    return migStrategy.isBlank() ? MigStrategy.MIXED : MigStrategy.parse(migStrategy);
   }
 
   /**

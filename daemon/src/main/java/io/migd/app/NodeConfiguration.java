@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.migd.devices.MigStrategy;
 import io.migd.node.CapacityLabels;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
@@ -84,11 +85,12 @@ class NodeConfiguration {
         @Value("${NODE_NAME}") String nodeName,
         WriterThread writerThread,
         MigdProperties properties,
+        MigStrategy strategy,
         LayoutProgress progress) {
       // in dra mode the scheduler reads the ResourceSlices, not node capacity labels
       CapacityLabels.Source capacity =
           properties.node().capacityLabels() && properties.kubelet().mode() != KubeletMode.DRA
-              ? CapacityLabels.Source.inventory(properties.strategy())
+              ? CapacityLabels.Source.inventory(strategy)
               : CapacityLabels.Source.OFF;
       return new NodeStateWriter(
           client, nodeName.strip(), writerThread.executor(), capacity, progress::reconciling);

@@ -147,7 +147,7 @@ class ReconcileConfiguration {
   Reconciler reconciler(
       NvmlSession session,
       GpuModelCatalog catalog,
-      LiveConfigFile configs,
+      NodeConfigs configs,
       MigdProperties properties,
       Optional<KubeletUsage> kubeletUsage,
       UsageSource processUsage,

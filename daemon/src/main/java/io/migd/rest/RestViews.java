@@ -152,10 +152,10 @@ public final class RestViews {
     }
     if (!target.migEnabled()) {
       return switch (target.sharing()) {
-        case Sharing.TimeSliced(var n) ->
+        case Sharing.TimeSliced(var n, _) ->
             new GpuLayout(
                 target.gpu().value(), false, null, n == 1 ? null : new GpuLayout.TimeSlicing(n));
-        case Sharing.Mps(var n) ->
+        case Sharing.Mps(var n, _) ->
             new GpuLayout(target.gpu().value(), false, null, null, new GpuLayout.Mps(n), null);
       };
     }
@@ -177,9 +177,9 @@ public final class RestViews {
                 sharing.put(
                     profile.toString(),
                     switch (shared) {
-                      case Sharing.TimeSliced(var n) ->
+                      case Sharing.TimeSliced(var n, _) ->
                           new GpuLayout.SliceSharing(new GpuLayout.TimeSlicing(n), null);
-                      case Sharing.Mps(var n) ->
+                      case Sharing.Mps(var n, _) ->
                           new GpuLayout.SliceSharing(null, new GpuLayout.Mps(n));
                     }));
     return new GpuLayout(
@@ -196,7 +196,13 @@ public final class RestViews {
     var decisions = new ArrayList<GpuDecision>();
     progress
         .outcome()
-        .ifPresent(outcome -> outcome.results().forEach((gpu, r) -> decisions.add(result(gpu, r))));
+        .ifPresent(
+            outcome ->
+                outcome
+                    .gpus()
+                    .forEach(
+                        (gpu, entry) ->
+                            decisions.add(result(gpu, entry.result(), entry.reason()))));
     return new LayoutStatus(
         desired(desired),
         progress.state(),
@@ -217,6 +223,11 @@ public final class RestViews {
 
   /** How one GPU ended its last reconcile, as a decision with the state it left the GPU in. */
   public static GpuDecision result(GpuIndex gpu, GpuResult result) {
+    return result(gpu, result, result.reason());
+  }
+
+  /** As {@link #result(GpuIndex, GpuResult)}, with the reason the outcome gives the GPU. */
+  public static GpuDecision result(GpuIndex gpu, GpuResult result, String reason) {
     String kind =
         switch (result) {
           case GpuResult.InSync() -> "inSync";
@@ -228,8 +239,8 @@ public final class RestViews {
         };
     List<String> holders =
         switch (result) {
-          case GpuResult.Blocked(var names, var reason) -> names;
-          case GpuResult.AwaitingModeChange(var names, var reason) -> names;
+          case GpuResult.Blocked(var names, _) -> names;
+          case GpuResult.AwaitingModeChange(var names, _) -> names;
           case GpuResult.InSync _,
               GpuResult.Applied _,
               GpuResult.Applying _,
@@ -239,7 +250,7 @@ public final class RestViews {
               GpuResult.Unmanaged _ ->
               List.of();
         };
-    return new GpuDecision(gpu.value(), kind, result.reason(), holders, result.state().wireName());
+    return new GpuDecision(gpu.value(), kind, reason, holders, result.state().wireName());
   }
 
   /** One GPU as {@code GET /api/v1/gpus} shows it, no slice owned by a claim. */

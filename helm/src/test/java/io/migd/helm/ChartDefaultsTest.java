@@ -93,7 +93,6 @@ class ChartDefaultsTest {
             entry("NVIDIA_DRIVER_CAPABILITIES", "compute,utility"),
             entry("MIGD_CONFIGFILE", "/etc/migd/config.yaml"),
             entry("MIGD_STATEDIR", "/var/lib/migd"),
-            entry("MIGD_MIGSTRATEGY", "mixed"),
             entry("SERVER_ADDRESS", "0.0.0.0"),
             entry("SERVER_PORT", "8080"),
             entry("MIGD_AUTH_MODE", "kubernetes"),
@@ -101,7 +100,7 @@ class ChartDefaultsTest {
             entry("MALLOC_ARENA_MAX", "2"),
             entry("SPRINGDOC_API_DOCS_ENABLED", "false"),
             entry("SPRINGDOC_SWAGGER_UI_ENABLED", "false"))
-        .doesNotContainKeys("MIGD_CONFIG", "MIGD_AUTH_TOKENFILE");
+        .doesNotContainKeys("MIGD_CONFIG", "MIGD_AUTH_TOKENFILE", "MIGD_MIGSTRATEGY");
     assertThat(env.get("JAVA_TOOL_OPTIONS"))
         .contains("-XX:+UseSerialGC", "-Xmx64m", "-XX:+ExitOnOutOfMemoryError");
   }

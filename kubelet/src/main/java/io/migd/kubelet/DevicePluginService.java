@@ -105,6 +105,7 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
     for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
       var parents = new LinkedHashSet<String>();
       var mpsReplicas = new ArrayList<Device>();
+      boolean oneReplicaOnly = false;
       for (String id : container.getDevicesIdsList()) {
         Optional<Device> device = current.find(resource, id);
         if (device.isEmpty()) {
@@ -115,6 +116,7 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
           return;
         }
         parents.add(device.get().parentUuid());
+        oneReplicaOnly |= device.get().oneReplicaPerRequest();
         if (device.get().isMps()) {
           mpsReplicas.add(device.get());
         }
@@ -132,6 +134,22 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
                         + (parents.size() > 1
                             ? " (replicas of " + parents.size() + " MPS parents)"
                             : " (several replicas of " + parents.getFirst() + ")"))
+                .asRuntimeException());
+        return;
+      }
+      // NVIDIA's failRequestsGreaterThanOne: a replica is a share, and several shares in one
+      // container would not add up to more of the GPU
+      if (oneReplicaOnly && container.getDevicesIdsCount() > 1) {
+        response.onError(
+            Status.INVALID_ARGUMENT
+                .withDescription(
+                    "a container may get one replica of "
+                        + resource
+                        + " only (failRequestsGreaterThanOne in the device-plugin config); asked"
+                        + " for "
+                        + container.getDevicesIdsCount()
+                        + ": "
+                        + String.join(", ", container.getDevicesIdsList()))
                 .asRuntimeException());
         return;
       }

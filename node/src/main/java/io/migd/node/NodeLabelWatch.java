@@ -12,10 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches the label {@code nvidia.com/mig.config} of the one Node migd runs on (an informer on that
- * name only, so a field selector: no other node is listed or watched) and tells a listener its
- * value whenever it changed. The informer re-lists after a dropped watch or an outage; failures are
- * logged once per outage and never reach the listener or the GPU side.
+ * Watches one label ({@code nvidia.com/mig.config} unless told another) of the one Node migd runs
+ * on (an informer on that name only, so a field selector: no other node is listed or watched) and
+ * tells a listener its value whenever it changed. The informer re-lists after a dropped watch or an
+ * outage; failures are logged once per outage and never reach the listener or the GPU side.
  */
 public final class NodeLabelWatch implements AutoCloseable {
   /** The label that names the config of the config file to apply. */
@@ -25,6 +25,7 @@ public final class NodeLabelWatch implements AutoCloseable {
 
   private final KubernetesClient client;
   private final String nodeName;
+  private final String label;
   private final Object lock = new Object();
   private SharedIndexInformer<Node> informer;
   private boolean toldOnce;
@@ -32,10 +33,16 @@ public final class NodeLabelWatch implements AutoCloseable {
   private boolean down;
   private boolean closed;
 
-  /** A watch on the Node named {@code nodeName}, not started. */
+  /** A watch of {@link #CONFIG_LABEL} on the Node named {@code nodeName}, not started. */
   public NodeLabelWatch(KubernetesClient client, String nodeName) {
+    this(client, nodeName, CONFIG_LABEL);
+  }
+
+  /** A watch of {@code label} on the Node named {@code nodeName}, not started. */
+  public NodeLabelWatch(KubernetesClient client, String nodeName, String label) {
     this.client = Objects.requireNonNull(client);
     this.nodeName = Objects.requireNonNull(nodeName);
+    this.label = Objects.requireNonNull(label);
   }
 
   /** The node's name. */
@@ -52,7 +59,7 @@ public final class NodeLabelWatch implements AutoCloseable {
     if (node == null) {
       throw new IllegalStateException("node " + nodeName + " does not exist");
     }
-    return label(node);
+    return valueOf(node);
   }
 
   /**
@@ -96,12 +103,12 @@ public final class NodeLabelWatch implements AutoCloseable {
                   outage(error);
                 }
               });
-      log.info("watching label {} of node {}", CONFIG_LABEL, nodeName);
+      log.info("watching label {} of node {}", label, nodeName);
     }
   }
 
   private void seen(Node node, Consumer<Optional<String>> listener) {
-    Optional<String> value = label(node);
+    Optional<String> value = valueOf(node);
     synchronized (lock) {
       if (down) {
         down = false;
@@ -113,7 +120,7 @@ public final class NodeLabelWatch implements AutoCloseable {
       toldOnce = true;
       told = value;
     }
-    log.info("node {} label {}={}", nodeName, CONFIG_LABEL, value.map(v -> v).orElse("(not set)"));
+    log.info("node {} label {}={}", nodeName, label, value.map(v -> v).orElse("(not set)"));
     try {
       listener.accept(value);
     } catch (RuntimeException e) {
@@ -135,10 +142,9 @@ public final class NodeLabelWatch implements AutoCloseable {
         error.toString());
   }
 
-  private static Optional<String> label(Node node) {
+  private Optional<String> valueOf(Node node) {
     Map<String, String> labels = node.getMetadata().getLabels();
-    return Optional.ofNullable(labels == null ? null : labels.get(CONFIG_LABEL))
-        .filter(v -> !v.isEmpty());
+    return Optional.ofNullable(labels == null ? null : labels.get(label)).filter(v -> !v.isEmpty());
   }
 
   @Override

@@ -3,13 +3,18 @@ package io.migd.profiles;
 import tools.jackson.databind.JsonNode;
 
 /** How a YAML value is shown in error messages. */
-final class YamlText {
+public final class YamlText {
   private static final int MAX_SHOWN = 60;
 
   private YamlText() {}
 
-  /** A short description of a value: a quoted string, a number, a boolean, or its kind. */
-  static String describe(JsonNode node) {
+  /**
+   * A short description of a value: a quoted string, a number, a boolean, or its kind.
+   *
+   * @param node the value, or null
+   * @return for example {@code "all"}, {@code 4}, {@code a list}, {@code nothing}
+   */
+  public static String describe(JsonNode node) {
     if (node == null || node.isNull()) {
       return "nothing";
     }
