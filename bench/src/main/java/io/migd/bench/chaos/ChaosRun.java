@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,19 +18,11 @@ import java.util.Optional;
  * 503.
  */
 final class ChaosRun {
-  /** Label and REST intents closer than this are both acceptable as the newest. */
-  private static final long AMBIGUOUS_NANOS = Duration.ofSeconds(10).toNanos();
-
   private final ChaosNode node;
-  private final NodeCatalog catalog;
   private final ChaosReport report;
   private final ChaosSettings settings;
   private final Holders holders;
-  private Intent label;
-  private Intent rest;
-
-  /** When the label watch may have been cut: API outages and migd restarts, with time to resume. */
-  private final List<long[]> disruptions = new ArrayList<>();
+  private final IntentLedger intents;
 
   ChaosRun(
       ChaosNode node,
@@ -40,11 +31,10 @@ final class ChaosRun {
       ChaosSettings settings,
       String firstConfig) {
     this.node = node;
-    this.catalog = catalog;
     this.report = report;
     this.settings = settings;
     this.holders = new Holders(node.nvmlSim, node.state, node.podResources);
-    this.label = labelIntent(firstConfig);
+    this.intents = new IntentLedger(catalog, firstConfig);
   }
 
   /** Runs one operation; returns how it ended, for the trace. */
@@ -65,10 +55,10 @@ final class ChaosRun {
           }
           case Op.ApiOutage(var seconds) -> {
             node.api.failFor(Duration.ofSeconds(seconds).toNanos());
-            disrupted(Duration.ofSeconds(seconds + 10));
+            intents.disrupted(Duration.ofSeconds(seconds + 10));
             yield "500 for " + seconds + " s";
           }
-          case Op.Kill(var faults) -> kill(faults);
+          case Op.Kill(var faults) -> kill(step, faults);
           case Op.Hostile(var kind) -> hostile(step, kind);
           case Op.Settle() -> settle(step);
         };
@@ -87,8 +77,7 @@ final class ChaosRun {
             .header("Content-Type", "application/json")
             .PUT(HttpRequest.BodyPublishers.ofString(put.body()));
     if (put.staleIfMatch()) {
-      long current = rest == null ? 0 : rest.generation();
-      request.header("If-Match", "\"" + Math.max(0, current - 1) + "\"");
+      request.header("If-Match", "\"" + Math.max(0, intents.restGeneration() - 1) + "\"");
     }
     Optional<HttpResponse<String>> answer = node.migd.send(request.build());
     if (answer.isEmpty()) {
@@ -98,26 +87,16 @@ final class ChaosRun {
     checkStatus(step, "PUT /api/v1/layout " + put.body(), answer.get());
     if (status == 202) {
       JsonNode body = GpuTarget.tree(put.body());
-      long generation = GpuTarget.tree(answer.get().body()).path("generation").asLong();
-      Map<Integer, GpuTarget> targets =
-          body.has("config")
-              ? catalog.configs().get(body.path("config").asText())
-              : GpuTarget.gpusOf(body);
-      String labelNow = label == null ? "" : label.config();
-      rest =
-          new Intent(
-              "rest",
-              body.path("config").asText(null),
-              generation,
-              targets,
-              System.nanoTime(),
-              labelNow);
+      intents.restAccepted(
+          GpuTarget.tree(answer.get().body()).path("generation").asLong(),
+          body.path("config").asText(null),
+          GpuTarget.gpusOf(body));
     }
     return "HTTP " + status;
   }
 
   private String label(String config) {
-    if (label != null && label.config().equals(config)) {
+    if (intents.labelValue().equals(config)) {
       return "unchanged";
     }
     try {
@@ -134,12 +113,8 @@ final class ChaosRun {
     } catch (RuntimeException e) {
       return "API server refused";
     }
-    label = labelIntent(config);
+    intents.labelSet(config);
     return "set";
-  }
-
-  private Intent labelIntent(String config) {
-    return new Intent("label", config, 0, catalog.configs().get(config), System.nanoTime(), config);
   }
 
   private String xid(int gpu, int which, int code) {
@@ -158,10 +133,17 @@ final class ChaosRun {
     }
   }
 
-  private String kill(String faults) {
-    node.migd.kill();
-    disrupted(Duration.ofSeconds(60));
-    report.killSurvived(false);
+  /**
+   * Kills migd once its current life is ready (a life killed while it starts never reconciles, and
+   * its faults never fire), then starts the next with {@code faults}.
+   */
+  private String kill(int step, String faults) throws InterruptedException {
+    node.migd.awaitReady(settings.settleTimeout());
+    if (!endedByItself(step)) {
+      node.migd.kill();
+      report.killSurvived(false);
+    }
+    intents.disrupted(Duration.ofSeconds(60));
     if (!faults.isEmpty()) {
       report.fault(faultKind(faults));
     }
@@ -224,7 +206,7 @@ final class ChaosRun {
             "migd runs until killed",
             "life " + life.number + " exited " + exit + ":\n" + life.tail(30));
       }
-      disrupted(Duration.ofSeconds(60));
+      intents.disrupted(Duration.ofSeconds(60));
       node.migd.start("");
       return;
     }
@@ -245,6 +227,28 @@ final class ChaosRun {
   }
 
   /**
+   * Whether the current life ended without the runner killing it: by its NVML {@code KILL} fault
+   * (counted), or otherwise (a violation).
+   */
+  private boolean endedByItself(int step) {
+    MigdDaemon.Life life = node.migd.life();
+    if (life.process.isAlive() || life.killed) {
+      return false;
+    }
+    life.killed = true;
+    int exit = life.process.exitValue();
+    if (life.faults.endsWith("=KILL") && exit == 137) {
+      report.killSurvived(true);
+    } else {
+      report.violation(
+          step,
+          "migd runs until killed",
+          "life " + life.number + " exited " + exit + ":\n" + life.tail(30));
+    }
+    return true;
+  }
+
+  /**
    * Faults stop, pods end, processes exit; then the node must converge to the newest intent within
    * the bound, and be at rest as {@link SettleCheck} says.
    */
@@ -253,7 +257,7 @@ final class ChaosRun {
     holders.releaseAll();
     MigdDaemon.Life life = node.migd.life();
     if (!life.faults.isEmpty() || !life.process.isAlive()) {
-      kill("");
+      kill(step, "");
     }
     if (!node.migd.awaitReady(settings.settleTimeout())) {
       report.violation(
@@ -264,10 +268,10 @@ final class ChaosRun {
     }
     long start = System.nanoTime();
     long deadline = start + settings.settleTimeout().toNanos();
-    List<String> differences = SettleCheck.differences(node, newest());
+    List<String> differences = SettleCheck.differences(node, intents.newest());
     while (!differences.isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(250);
-      differences = SettleCheck.differences(node, newest());
+      differences = SettleCheck.differences(node, intents.newest());
     }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     if (!differences.isEmpty()) {
@@ -285,29 +289,5 @@ final class ChaosRun {
           "took " + took.toMillis() + " ms, bound " + settings.convergeBound().toMillis() + " ms");
     }
     return "converged in " + took.toMillis() + " ms";
-  }
-
-  private void disrupted(Duration resumeWithin) {
-    long now = System.nanoTime();
-    disruptions.add(new long[] {now, now + resumeWithin.toNanos()});
-  }
-
-  /**
-   * The intents that may count as the newest. A label set before a REST intent may reach migd after
-   * it (close together, or the watch was cut in between): migd then takes the label as the newer,
-   * as the contract lets it, so both count. A label set back to the value the REST intent was
-   * recorded with is no new intent.
-   */
-  private List<Intent> newest() {
-    if (rest == null) {
-      return List.of(label);
-    }
-    if (label.atNanos() - rest.atNanos() > 0) {
-      return label.config().equals(rest.labelThen()) ? List.of(rest, label) : List.of(label);
-    }
-    boolean close = rest.atNanos() - label.atNanos() < AMBIGUOUS_NANOS;
-    boolean cut =
-        disruptions.stream().anyMatch(d -> d[1] - label.atNanos() > 0 && rest.atNanos() - d[0] > 0);
-    return close || cut ? List.of(rest, label) : List.of(rest);
   }
 }
