@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,6 +30,12 @@ final class ChaosNode implements AutoCloseable {
   static final String NODE = "chaos-node";
   static final String CONFIG_LABEL = "nvidia.com/mig.config";
   static final String STATE_LABEL = "nvidia.com/mig.config.state";
+
+  /**
+   * migd's {@code migd.kubelet.allocation-grace}: a device {@code Allocate} handed out counts as in
+   * use this long, also after its pod ended.
+   */
+  static final Duration ALLOCATION_GRACE = Duration.ofSeconds(10);
 
   final Path work;
   final Path nvmlSim;
@@ -106,7 +113,7 @@ final class ChaosNode implements AutoCloseable {
     env.put("MIGD_KUBELET_PODRESOURCESSOCKET", podResourcesDir.resolve("kubelet.sock").toString());
     env.put("MIGD_RECONCILE_RESYNC", settings.resync().toSeconds() + "s");
     env.put("MIGD_RECONCILE_MAXBACKOFF", settings.resync().toSeconds() + "s");
-    env.put("MIGD_KUBELET_ALLOCATIONGRACE", "10s");
+    env.put("MIGD_KUBELET_ALLOCATIONGRACE", ALLOCATION_GRACE.toSeconds() + "s");
     env.put("MIGD_HEALTH_RECOVERYPERIOD", "20s");
     migd = new MigdDaemon(jar, work, models, env, HttpClient.newHttpClient());
   }

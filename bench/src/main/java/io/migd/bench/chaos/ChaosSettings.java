@@ -50,7 +50,8 @@ record ChaosSettings(
           "settle-every",
           "converge-bound",
           "settle-timeout",
-          "sample-every");
+          "sample-every",
+          "kills");
 
   static final String USAGE =
       "usage: Chaos --mode=device-plugin --seed=N --minutes=M --rate=OPS_PER_S --trace=FILE"

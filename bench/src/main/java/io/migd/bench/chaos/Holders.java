@@ -33,6 +33,7 @@ final class Holders {
 
   private final List<Pod> pods = new ArrayList<>();
   private final List<Proc> processes = new ArrayList<>();
+  private long lastAllocateNanos = System.nanoTime();
   private final Path nvmlSim;
   private final Path state;
   private final FakePodResources podResources;
@@ -73,9 +74,15 @@ final class Holders {
     } catch (RuntimeException e) {
       return "allocate refused";
     }
+    lastAllocateNanos = System.nanoTime();
     pods.add(new Pod(name, device[0], device[1]));
     publish();
     return "running";
+  }
+
+  /** When the last {@code Allocate} succeeded (the runner's start before the first). */
+  long lastAllocateNanos() {
+    return lastAllocateNanos;
   }
 
   String endPod(int which) {
