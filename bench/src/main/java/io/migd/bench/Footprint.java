@@ -43,7 +43,7 @@ public final class Footprint {
   /**
    * An option {@code env:NAME=value} is an environment variable of the process, not a JVM option.
    */
-  private static final String ENV = "env:";
+  public static final String ENV = "env:";
 
   private static final Pattern LISTENING =
       Pattern.compile("http listening address=\\S+ port=(\\d+)");
@@ -66,9 +66,9 @@ public final class Footprint {
    * (h): what the image and the chart run (daemon/Dockerfile, helm/migd/values.yaml): (b) with a
    * young generation of at most 8 MB (the eden's pages stay resident once touched), one compiler
    * thread, glibc's free memory returned every 5 s, two malloc arenas, and the OpenAPI document and
-   * Swagger UI off.
+   * Swagger UI off. Public for the chaos runner, which runs migd as the image does.
    */
-  static final List<String> IMAGE =
+  public static final List<String> IMAGE =
       List.of(
           "-XX:+UseSerialGC",
           "-XX:TieredStopAtLevel=1",

@@ -29,6 +29,7 @@ import io.migd.pool.testing.PoolValidator;
 import io.migd.pool.testing.PublishedSlice;
 import io.migd.pool.testing.TestAllocator;
 import io.migd.pool.testing.TestClaim;
+import io.migd.sim.Kubeconfig;
 import io.migd.sim.SimulatedProc;
 import java.io.IOException;
 import java.io.UncheckedIOException;

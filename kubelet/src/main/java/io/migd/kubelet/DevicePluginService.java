@@ -185,6 +185,27 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
               .asRuntimeException());
       return;
     }
+    // A plan withdraws the slices it destroys, then reads usage again (GpuReconcile). A withdrawal
+    // that came between the read above and the record could miss this allocation, so the devices
+    // must still be advertised now that it is recorded; else the slice is on its way out (issue 20:
+    // the chaos runner saw a pod's slice destroyed after its Allocate succeeded).
+    Inventory after = inventory.get();
+    for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
+      for (String id : container.getDevicesIdsList()) {
+        if (after.find(resource, id).isEmpty()) {
+          response.onError(
+              Status.UNAVAILABLE
+                  .withDescription(
+                      "device \""
+                          + id
+                          + "\" under "
+                          + resource
+                          + " is being reshaped and was withdrawn; the kubelet sees the new list")
+                  .asRuntimeException());
+          return;
+        }
+      }
+    }
     response.onNext(answer.build());
     response.onCompleted();
   }

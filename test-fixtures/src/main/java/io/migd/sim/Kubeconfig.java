@@ -1,11 +1,14 @@
-package io.migd.cli;
+package io.migd.sim;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** A kubeconfig that sends migd's fabric8 client to a test's API server (the fabric8 mock). */
+/**
+ * A kubeconfig that sends migd's fabric8 client to a test's API server (the fabric8 mock), for the
+ * daemon's tests and the chaos runner (bench).
+ */
 public final class Kubeconfig {
   private static final String TEXT =
       """

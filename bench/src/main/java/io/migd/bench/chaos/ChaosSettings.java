@@ -1,0 +1,107 @@
+package io.migd.bench.chaos;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The options of a chaos run ({@code --name=value}).
+ *
+ * @param convergeBound how soon after the faults stop the node must reach the newest intent
+ *     (default twice the resync period)
+ * @param settleTimeout how long a settle waits before it reports that the node did not converge
+ * @param kills whether migd is killed (and restarted with NVML faults); off for a soak of one life
+ */
+record ChaosSettings(
+    String mode,
+    long seed,
+    Duration duration,
+    double rate,
+    Path trace,
+    Optional<Path> replay,
+    Path migdJar,
+    String models,
+    Duration resync,
+    int settleEvery,
+    Duration convergeBound,
+    Duration settleTimeout,
+    Duration sampleEvery,
+    boolean kills) {
+  /** Eight GPUs of mixed models: six MIG models, one 4-slice A30, one T4 without MIG. */
+  static final String MODELS =
+      "A100-SXM4-40GB,A100-SXM4-80GB,H100-SXM5-80GB,H200,A30,B200,H100-NVL,T4";
+
+  private static final Set<String> NAMES =
+      Set.of(
+          "mode",
+          "seed",
+          "minutes",
+          "seconds",
+          "rate",
+          "trace",
+          "replay",
+          "migd-jar",
+          "models",
+          "resync",
+          "settle-every",
+          "converge-bound",
+          "settle-timeout",
+          "sample-every",
+          "kills");
+
+  static final String USAGE =
+      "usage: Chaos --mode=device-plugin --seed=N --minutes=M --rate=OPS_PER_S --trace=FILE"
+          + " [--replay=FILE] [--migd-jar=daemon/target/migd.jar] [--models="
+          + MODELS
+          + "]"
+          + " [--resync=5] [--settle-every=60] [--converge-bound=SECONDS] [--settle-timeout=180]"
+          + " [--sample-every=60] [--kills=on|off] [--seconds=S instead of --minutes]";
+
+  static ChaosSettings parse(List<String> args) {
+    Map<String, String> options = new HashMap<>();
+    for (String arg : args) {
+      if (!arg.startsWith("--") || !arg.contains("=")) {
+        throw new IllegalArgumentException("not --name=value: " + arg + "\n" + USAGE);
+      }
+      String name = arg.substring(2, arg.indexOf('='));
+      if (!NAMES.contains(name)) {
+        throw new IllegalArgumentException("unknown option --" + name + "\n" + USAGE);
+      }
+      options.put(name, arg.substring(arg.indexOf('=') + 1));
+    }
+    String mode = options.getOrDefault("mode", "device-plugin");
+    if (!mode.equals("device-plugin")) {
+      throw new IllegalArgumentException(
+          "--mode="
+              + mode
+              + ": only device-plugin is built so far (dra: issue 20, next increment)");
+    }
+    Duration duration =
+        options.containsKey("seconds")
+            ? Duration.ofSeconds(Long.parseLong(options.get("seconds")))
+            : Duration.ofSeconds(
+                Math.round(60 * Double.parseDouble(options.getOrDefault("minutes", "5"))));
+    Duration resync = Duration.ofSeconds(Long.parseLong(options.getOrDefault("resync", "5")));
+    return new ChaosSettings(
+        mode,
+        Long.parseLong(options.getOrDefault("seed", "1")),
+        duration,
+        Double.parseDouble(options.getOrDefault("rate", "2")),
+        Path.of(options.getOrDefault("trace", "chaos-trace.tsv")),
+        Optional.ofNullable(options.get("replay")).map(Path::of),
+        Path.of(options.getOrDefault("migd-jar", "daemon/target/migd.jar")),
+        options.getOrDefault("models", MODELS),
+        resync,
+        Integer.parseInt(options.getOrDefault("settle-every", "60")),
+        options.containsKey("converge-bound")
+            ? Duration.ofSeconds(Long.parseLong(options.get("converge-bound")))
+            : resync.multipliedBy(2),
+        Duration.ofSeconds(Long.parseLong(options.getOrDefault("settle-timeout", "180"))),
+        Duration.ofSeconds(Long.parseLong(options.getOrDefault("sample-every", "60"))),
+        !options.getOrDefault("kills", "on").equals("off"));
+  }
+}

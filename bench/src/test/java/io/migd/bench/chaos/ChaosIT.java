@@ -1,0 +1,40 @@
+package io.migd.bench.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The short chaos run of CI: a real {@code migd serve} on eight simulated GPUs of mixed models, 75
+ * seconds of seeded reshapes, label changes, pods, processes, XIDs, kubelet restarts, API-server
+ * outages, SIGKILLs with NVML faults and hostile requests, and every invariant holds. The converge
+ * bound is wide here (a shared CI machine); the runner's own default is twice the resync period.
+ */
+class ChaosIT {
+  @TempDir Path dir;
+
+  @Test
+  void holdsEveryInvariantThroughAShortSeededRun() throws Exception {
+    var settings =
+        ChaosSettings.parse(
+            List.of(
+                "--mode=device-plugin",
+                "--seed=20261126",
+                "--seconds=75",
+                "--rate=2",
+                "--settle-every=40",
+                "--converge-bound=120",
+                "--sample-every=30",
+                "--trace=" + dir.resolve("trace.tsv"),
+                "--migd-jar=" + System.getProperty("migd.jar", "../daemon/target/migd.jar")));
+
+    ChaosReport report = Chaos.run(settings);
+
+    assertThat(report.violations()).isEmpty();
+    assertThat(report.convergeTimes()).as("settles that converged").hasSizeGreaterThanOrEqualTo(3);
+    assertThat(report.killsSurvived()).as("kills migd survived").isPositive();
+  }
+}
