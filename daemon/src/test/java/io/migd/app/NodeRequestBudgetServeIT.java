@@ -13,10 +13,6 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.migd.cli.Kubeconfig;
 import io.migd.cli.MigdProcess;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,8 +22,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -153,19 +147,19 @@ class NodeRequestBudgetServeIT {
               () -> assertThat(labels()).as(daemon.stdout()).containsEntry(STATE, "success"));
       // the writes of the start may still be on their way: the idle time starts once none came
       // for a resync
-      double[] atRest = {reconciles(port)};
+      double[] atRest = {ReconcileCount.of(port)};
       await()
           .atMost(PATIENCE)
           .until(
               () -> {
                 if (drain().count() > 0) {
-                  atRest[0] = reconciles(port);
+                  atRest[0] = ReconcileCount.of(port);
                   return false;
                 }
-                return reconciles(port) >= atRest[0] + 1;
+                return ReconcileCount.of(port) >= atRest[0] + 1;
               });
-      double idleFrom = reconciles(port);
-      await().atMost(PATIENCE).until(() -> reconciles(port) >= idleFrom + 3);
+      double idleFrom = ReconcileCount.of(port);
+      await().atMost(PATIENCE).until(() -> ReconcileCount.of(port) >= idleFrom + 3);
       assertThat(drain().count()).as("writes over three resyncs at rest").isZero();
     }
   }
@@ -253,28 +247,5 @@ class NodeRequestBudgetServeIT {
 
   private Map<String, String> labels() {
     return client.nodes().withName(NODE).get().getMetadata().getLabels();
-  }
-
-  private static final Pattern RECONCILES =
-      Pattern.compile("(?m)^migd_reconcile_total\\{[^}]*} (\\S+)$");
-
-  /** How many reconciles ran, from migd's metrics. */
-  private static double reconciles(int port) throws Exception {
-    String text;
-    try (var http = HttpClient.newHttpClient()) {
-      text =
-          http.send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
-    }
-    double total = 0;
-    Matcher m = RECONCILES.matcher(text);
-    while (m.find()) {
-      total += Double.parseDouble(m.group(1));
-    }
-    return total;
   }
 }
