@@ -362,7 +362,10 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
           log.info("node {} Events created again", nodeName);
         }
       } catch (RuntimeException e) {
-        budget.failed(e);
+        // a refused Event (no permission for events) must not hold back the state patches
+        if (RequestBudget.isServerTrouble(e)) {
+          budget.failed(e);
+        }
         if (!eventsFailing) {
           eventsFailing = true;
           log.warn(

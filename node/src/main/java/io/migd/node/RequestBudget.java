@@ -134,4 +134,15 @@ public final class RequestBudget {
   static boolean isOverloaded(int code) {
     return code == 429 || code >= 500;
   }
+
+  /**
+   * Whether {@code error} says the API server is in trouble (a {@code 429} or {@code 5xx}, or no
+   * answer at all) rather than refusing this one request (another {@code 4xx}, such as a missing
+   * permission), which waiting does not help.
+   */
+  public static boolean isServerTrouble(Throwable error) {
+    return !(error instanceof KubernetesClientException e)
+        || e.getCode() <= 0
+        || isOverloaded(e.getCode());
+  }
 }

@@ -93,6 +93,17 @@ class RequestBudgetTest {
   }
 
   @Test
+  void tellsServerTroubleFromARefusedRequest() {
+    assertThat(RequestBudget.isServerTrouble(answer(429, null))).isTrue();
+    assertThat(RequestBudget.isServerTrouble(answer(500, null))).isTrue();
+    assertThat(RequestBudget.isServerTrouble(new KubernetesClientException("connection reset")))
+        .as("no answer")
+        .isTrue();
+    assertThat(RequestBudget.isServerTrouble(answer(403, null))).isFalse();
+    assertThat(RequestBudget.isServerTrouble(answer(404, null))).isFalse();
+  }
+
+  @Test
   void refusesARateThatCannotWork() {
     var backoff = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(1));
     assertThatThrownBy(() -> new RequestBudget(0, 10, backoff))
