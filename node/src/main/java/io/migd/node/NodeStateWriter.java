@@ -163,7 +163,6 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
     if (started.isEmpty()) {
       return;
     }
-    queue(List.of(started.get()));
     if (desired.source() == Desired.Source.LABEL || desired.source() == Desired.Source.REST) {
       String rest =
           desired.source() == Desired.Source.REST
@@ -171,6 +170,8 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
               : null;
       latest = new Written("pending", started.get().message(), rest, capacity);
     }
+    // after the state it goes with, so that the writer sends that state first
+    queue(List.of(started.get()));
     schedule(executor);
   }
 
@@ -207,13 +208,15 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   /** Called on the reconcile loop's thread, one outcome at a time. */
   @Override
   public void reconciled(Desired desired, Outcome outcome) {
-    queue(transitions.after(desired, outcome));
+    List<NodeEvents.Event> transition = transitions.after(desired, outcome);
     try {
       capacitySource.after(desired, outcome).ifPresent(labels -> capacity = labels);
     } catch (RuntimeException e) {
       log.warn("capacity labels not computed; the last ones stay: {}", e.toString());
     }
     latest = toWrite(desired, outcome, capacity);
+    // after the state they go with, so that the writer sends that state first
+    queue(transition);
     schedule(executor);
   }
 
@@ -238,11 +241,19 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   private void writeLatest() {
     synchronized (writing) {
       try {
-        // a plan from the file config, before the first outcome, sends its Event with no state yet
-        if (latest != null && !latest.equals(last) && !write()) {
-          return;
+        logDropped();
+        while (true) {
+          // the newest state before each Event, so an Event never shows before the state of its
+          // reconcile; a plan from the file config, before the first outcome, has no state yet
+          if (latest != null && !latest.equals(last) && !write()) {
+            return;
+          }
+          NodeEvents.Event event = events.poll();
+          if (event == null) {
+            return;
+          }
+          send(event);
         }
-        sendEvents();
       } catch (InterruptedException e) {
         // shutting down
         Thread.currentThread().interrupt();
@@ -333,8 +344,7 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
     return stale;
   }
 
-  /** Sends the Events queued so far; each once, whether it could be created or not. */
-  private void sendEvents() throws InterruptedException {
+  private void logDropped() {
     int dropped = eventsDropped.getAndSet(0);
     if (dropped > 0) {
       log.warn(
@@ -343,38 +353,39 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
           dropped,
           nodeName);
     }
-    NodeEvents.Event event;
-    while ((event = events.poll()) != null) {
-      budget.take();
-      try {
-        // unique, and in the order sent, like the kubelet's <name>.<hex time>
-        eventStamp = Math.max(eventStamp + 1, System.currentTimeMillis() * 1000);
-        String name = nodeName + "." + Long.toHexString(eventStamp);
-        client
-            .v1()
-            .events()
-            .inNamespace(NodeEvents.NAMESPACE)
-            .resource(event.toKubernetes(name, nodeName, nodeUid, Instant.now()))
-            .create();
-        budget.succeeded();
-        if (eventsFailing) {
-          eventsFailing = false;
-          log.info("node {} Events created again", nodeName);
-        }
-      } catch (RuntimeException e) {
-        // a refused Event (no permission for events) must not hold back the state patches
-        if (RequestBudget.isServerTrouble(e)) {
-          budget.failed(e);
-        }
-        if (!eventsFailing) {
-          eventsFailing = true;
-          log.warn(
-              "cannot create the Event {} on node {}: {}; Events are best-effort and not sent"
-                  + " again",
-              event.reason(),
-              nodeName,
-              e.toString());
-        }
+  }
+
+  /** Sends one Event, once, whether it can be created or not. */
+  private void send(NodeEvents.Event event) throws InterruptedException {
+    budget.take();
+    try {
+      // unique, and in the order sent, like the kubelet's <name>.<hex time>
+      eventStamp = Math.max(eventStamp + 1, System.currentTimeMillis() * 1000);
+      String name = nodeName + "." + Long.toHexString(eventStamp);
+      client
+          .v1()
+          .events()
+          .inNamespace(NodeEvents.NAMESPACE)
+          .resource(event.toKubernetes(name, nodeName, nodeUid, Instant.now()))
+          .create();
+      budget.succeeded();
+      if (eventsFailing) {
+        eventsFailing = false;
+        log.info("node {} Events created again", nodeName);
+      }
+    } catch (RuntimeException e) {
+      // a refused Event (no permission for events) must not hold back the state patches
+      if (RequestBudget.isServerTrouble(e)) {
+        budget.failed(e);
+      }
+      if (!eventsFailing) {
+        eventsFailing = true;
+        log.warn(
+            "cannot create the Event {} on node {}: {}; Events are best-effort and not sent"
+                + " again",
+            event.reason(),
+            nodeName,
+            e.toString());
       }
     }
   }
