@@ -23,4 +23,13 @@ public interface ConfigLookup {
   default SharingDefaults sharingDefaults() {
     return SharingDefaults.NONE;
   }
+
+  /**
+   * The configs as {@code desired} sees them: the file as it is now, unless the intent keeps the
+   * content it was made with (a REST intent naming a config: an edit of the file changes nothing,
+   * DESIGN section 13).
+   */
+  default ConfigLookup forIntent(Desired desired) {
+    return this;
+  }
 }

@@ -69,6 +69,7 @@ final class NodeDecider {
     switch (desired.intent()) {
       case Desired.Intent.Nothing() -> {}
       case Desired.Intent.NamedConfig(var name) -> {
+        ConfigLookup configs = this.configs.forIntent(desired);
         Optional<MigConfig> config = configs.config(name);
         if (configs.problem().isPresent()) {
           for (ObservedGpu gpu : observed.gpus()) {

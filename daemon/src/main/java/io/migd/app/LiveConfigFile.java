@@ -8,6 +8,8 @@ import io.migd.profiles.MigConfigParser;
 import io.migd.profiles.MigConfigWriter;
 import io.migd.reconcile.AtomicFiles;
 import io.migd.reconcile.ConfigLookup;
+import io.migd.reconcile.Desired;
+import io.migd.rest.ConfigFileNow;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,10 +29,19 @@ import org.slf4j.LoggerFactory;
  * ..data} swap is seen. The last valid content is persisted in the state directory and stays what
  * the configs are looked up in while the file is invalid; {@link #problem} then says why, so every
  * GPU a named config selects ends {@code failed} and nothing on the GPUs changes.
+ *
+ * <p>A REST intent naming a config keeps the content it was first resolved with ({@link
+ * #forIntent}): an edit of the file, valid or not, changes nothing under it. That content is
+ * persisted too ({@value #REST_PINNED}), so a restart keeps it.
  */
-final class LiveConfigFile implements ConfigLookup {
+final class LiveConfigFile implements ConfigLookup, ConfigFileNow {
   /** The last valid content's file name in the state directory. */
   static final String LAST_VALID = "config-file.yaml";
+
+  /** The content a REST intent named, in the state directory, after a generation line. */
+  static final String REST_PINNED = "rest-config.yaml";
+
+  private static final String GENERATION_LINE = "# generation ";
 
   private static final Logger log = LoggerFactory.getLogger(LiveConfigFile.class);
 
@@ -51,15 +62,29 @@ final class LiveConfigFile implements ConfigLookup {
   /** {@code problem} is empty while the file is valid. */
   private record State(MigConfigFile valid, String problem) {}
 
+  /** The content of the config a REST intent of {@code generation} named. */
+  private record Pinned(long generation, MigConfig config) implements ConfigLookup {
+    @Override
+    public Optional<MigConfig> config(String name) {
+      return config.name().equals(name) ? Optional.of(config) : Optional.empty();
+    }
+  }
+
   private final String configFile;
   private final Path lastValid;
   private volatile State state;
+  private final Path restPinned;
+  private final Object pinning = new Object();
+  // guarded by pinning
+  private Pinned pinned;
   // touched by the polling thread only
   private final SettledReads<FileRead> reads;
 
   private LiveConfigFile(String configFile, Path lastValid, State state, FileRead read) {
     this.configFile = configFile;
     this.lastValid = lastValid;
+    this.restPinned = lastValid.resolveSibling(REST_PINNED);
+    this.pinned = pinned(restPinned).orElse(null);
     this.state = state;
     this.reads = new SettledReads<>(read);
   }
@@ -100,8 +125,44 @@ final class LiveConfigFile implements ConfigLookup {
   }
 
   /** The last valid content. */
-  MigConfigFile file() {
+  @Override
+  public MigConfigFile file() {
     return state.valid();
+  }
+
+  /**
+   * Under a REST intent naming a config, that config as it was when the intent was first resolved
+   * (or planned, before the {@code PUT} made it); otherwise this file as it is now. A planning
+   * intent of generation 0 ({@code GET /api/v1/configs}) reads the file as it is now.
+   */
+  @Override
+  public ConfigLookup forIntent(Desired desired) {
+    if (desired.source() != Desired.Source.REST
+        || desired.generation() <= 0
+        || !(desired.intent() instanceof Desired.Intent.NamedConfig(var name))) {
+      return this;
+    }
+    Pinned pin;
+    synchronized (pinning) {
+      if (pinned != null
+          && pinned.generation() == desired.generation()
+          && pinned.config().name().equals(name)) {
+        return pinned;
+      }
+      Optional<MigConfig> now = problem().isPresent() ? Optional.empty() : config(name);
+      if (now.isEmpty()) {
+        return this;
+      }
+      pin = new Pinned(desired.generation(), now.get());
+      pinned = pin;
+    }
+    persist(
+        restPinned,
+        GENERATION_LINE
+            + pin.generation()
+            + "\n"
+            + MigConfigWriter.write(MigConfigFile.of(List.of(pin.config()))));
+    return pin;
   }
 
   /**
@@ -154,10 +215,36 @@ final class LiveConfigFile implements ConfigLookup {
   }
 
   private static void persist(Path lastValid, MigConfigFile valid) {
+    persist(lastValid, MigConfigWriter.write(valid));
+  }
+
+  private static void persist(Path file, String content) {
     try {
-      AtomicFiles.write(lastValid, MigConfigWriter.write(valid));
+      AtomicFiles.write(file, content);
     } catch (IOException e) {
-      log.warn("cannot persist the config file's last valid content to {}: {}", lastValid, e);
+      log.warn("cannot persist the config file's content to {}: {}", file, e);
+    }
+  }
+
+  /** The content a REST intent named, as persisted; empty when none is or it cannot be read. */
+  private static Optional<Pinned> pinned(Path file) {
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      String first = text.lines().findFirst().orElse("");
+      if (!first.startsWith(GENERATION_LINE)) {
+        throw new IOException("no generation line");
+      }
+      long generation = Long.parseLong(first.substring(GENERATION_LINE.length()).strip());
+      var configs = MigConfigParser.parse(text, REST_PINNED).configs();
+      return configs.size() == 1
+          ? Optional.of(new Pinned(generation, configs.getFirst()))
+          : Optional.empty();
+    } catch (IOException | NumberFormatException | ConfigFileException e) {
+      log.warn("ignoring the persisted config of the REST intent {}: {}", file, e.getMessage());
+      return Optional.empty();
     }
   }
 

@@ -262,8 +262,24 @@ public record MigdProperties(
   /**
    * @param capacityLabels whether migd writes the capacity labels ({@code nvidia.com/mig.capable},
    *     {@code nvidia.com/mig-<profile>.count}, ...); off where GPU Feature Discovery writes them
+   * @param qps Node patches and Events per second on average (DESIGN section 13)
+   * @param burst Node patches and Events that may go at once after a quiet time
    */
-  public record Node(@DefaultValue("true") boolean capacityLabels) {}
+  public record Node(
+      @DefaultValue("true") boolean capacityLabels,
+      @DefaultValue("5") double qps,
+      @DefaultValue("10") int burst) {
+    /** Refuses a rate that cannot work. */
+    public Node {
+      if (!(qps > 0) || burst < 1) {
+        throw new IllegalArgumentException(
+            "migd.node.qps must be positive and migd.node.burst at least 1, got "
+                + qps
+                + " and "
+                + burst);
+      }
+    }
+  }
 
   /**
    * @param mode how a REST call is authenticated: {@code none} (only on a loopback address), {@code

@@ -5,13 +5,16 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.migd.devices.MigStrategy;
+import io.migd.execute.Backoff;
 import io.migd.node.CapacityLabels;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
+import io.migd.node.RequestBudget;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.KubeletMode;
 import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.ReconcileLoop;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -39,7 +42,10 @@ class NodeConfiguration {
     /**
      * In-cluster config, or KUBECONFIG / ~/.kube/config, by fabric8's own resolution. One retry per
      * request: the start-time read must not hold the start for fabric8's default ten retries (about
-     * 100 s) when the API server is away; the watch and the writes try again on their own.
+     * 100 s) when the API server is away; the watch and the writes try again on their own. That
+     * retry waits what a {@code 429}'s {@code Retry-After} asks. Every request times out after 10
+     * s; reads for a kubelet call and the access reviews are not throttled, the Node writes take
+     * from {@code migd.node.qps} (DESIGN section 13).
      */
     @Bean(destroyMethod = "close")
     KubernetesClient kubernetesClient() {
@@ -77,7 +83,8 @@ class NodeConfiguration {
 
     /**
      * The state, the Events and, unless {@code migd.node.capacity-labels=false}, the capacity
-     * labels, from each outcome: the node as the reconcile left it and the sharing it resolved.
+     * labels, from each outcome: the node as the reconcile left it and the sharing it resolved;
+     * within {@code migd.node.qps} and {@code migd.node.burst}.
      */
     @Bean
     NodeStateWriter nodeStateWriter(
@@ -93,7 +100,15 @@ class NodeConfiguration {
               ? CapacityLabels.Source.inventory(strategy)
               : CapacityLabels.Source.OFF;
       return new NodeStateWriter(
-          client, nodeName.strip(), writerThread.executor(), capacity, progress::reconciling);
+          client,
+          nodeName.strip(),
+          writerThread.executor(),
+          capacity,
+          progress::reconciling,
+          new RequestBudget(
+              properties.node().qps(),
+              properties.node().burst(),
+              new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1))));
     }
 
     /** A label change becomes the intent, then a reconcile; started once the loop exists. */

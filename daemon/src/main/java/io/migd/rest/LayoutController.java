@@ -6,7 +6,6 @@ import io.migd.api.rest.LayoutStatus;
 import io.migd.api.rest.PlanResult;
 import io.migd.layout.GpuIndex;
 import io.migd.plan.Decision;
-import io.migd.profiles.MigConfigFile;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.IntentService;
@@ -59,7 +58,7 @@ class LayoutController {
       Reconciler reconciler,
       LayoutProgress progress,
       ConfigLookup configs,
-      MigConfigFile file) {
+      ConfigFileNow file) {
     this.intents = intents;
     this.loop = loop;
     this.reconciler = reconciler;

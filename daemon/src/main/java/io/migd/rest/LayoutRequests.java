@@ -5,7 +5,6 @@ import io.migd.api.rest.LayoutRequest;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuTarget;
 import io.migd.plan.Decision;
-import io.migd.profiles.MigConfigFile;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
 import java.io.IOException;
@@ -74,9 +73,9 @@ final class LayoutRequests {
           .build();
 
   private final ConfigLookup configs;
-  private final MigConfigFile file;
+  private final ConfigFileNow file;
 
-  LayoutRequests(ConfigLookup configs, MigConfigFile file) {
+  LayoutRequests(ConfigLookup configs, ConfigFileNow file) {
     this.configs = configs;
     this.file = file;
   }
@@ -184,7 +183,7 @@ final class LayoutRequests {
             "unknown config \""
                 + printable(name)
                 + "\"; the config file has: "
-                + String.join(", ", file.configNames()));
+                + String.join(", ", file.file().configNames()));
       }
       return new Desired.Intent.NamedConfig(name);
     }

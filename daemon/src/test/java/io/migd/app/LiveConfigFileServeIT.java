@@ -67,8 +67,13 @@ class LiveConfigFileServeIT {
       String base = "http://127.0.0.1:" + daemon.httpPort();
       awaitLayout(migd, WHOLE, base, "\"generation\":1");
 
-      Files.writeString(file, mine("{\"3g.20gb\": 2}"));
+      Files.writeString(
+          file,
+          mine("{\"3g.20gb\": 2}") + "  extra:\n    - devices: all\n      mig-enabled: false\n");
       awaitLayout(migd, HALVES, base, "\"generation\":2");
+      assertThat(get(base + "/api/v1/configs").body())
+          .as("the configs as the file is now")
+          .contains("\"extra\"");
 
       Files.writeString(file, mine("{\"2g.10gb\": 3}").replace("mig-enabled", "mig-enabld"));
       // infeasible: the Node's nvidia.com/mig.config.state shows it as failed
@@ -82,7 +87,10 @@ class LiveConfigFileServeIT {
       // JSON-escaped quotes
       assertThat(failed)
           .contains("configs.yaml: config \\\"mine\\\"")
-          .contains("unknown key \\\"mig-enabld\\\"");
+          .contains("unknown key \\\"mig-enabld\\\" (line 5)");
+      var configs = get(base + "/api/v1/configs");
+      assertThat(configs.statusCode()).as(configs.body()).isEqualTo(503);
+      assertThat(configs.body()).contains("unknown key \\\"mig-enabld\\\" (line 5)");
       assertThat(layouts(migd)).containsExactly(HALVES);
       assertThat(migd.stateDir().resolve(LiveConfigFile.LAST_VALID)).content().contains("3g.20gb");
 
@@ -131,16 +139,63 @@ class LiveConfigFileServeIT {
 
       Files.writeString(file, mine("{\"2g.10gb\": 3}"));
       // the edit is read once two polls agree; the state dir's copy of the file shows it was
-      await()
-          .atMost(PATIENCE)
-          .untilAsserted(
-              () ->
-                  assertThat(migd.stateDir().resolve(LiveConfigFile.LAST_VALID))
-                      .content()
-                      .contains("2g.10gb"));
+      awaitEditRead(migd, "2g.10gb");
       awaitLayout(migd, HALVES, base, "\"generation\":2");
       assertThat(migd.stateDir().resolve("intent.json")).content().contains("\"REST\"");
     }
+  }
+
+  @Test
+  void aRestIntentNamingAConfigKeepsItsContentThroughEdits() throws Exception {
+    Path file = dir.resolve("configs.yaml");
+    String rest =
+        """
+          rest:
+            - devices: all
+              mig-enabled: true
+              mig-devices: %s
+        """;
+    Files.writeString(file, mine("{\"7g.40gb\": 1}") + rest.formatted("{\"3g.20gb\": 2}"));
+    var migd = migd(file);
+    try (var daemon = migd.start("serve", "--simulate=" + MODEL)) {
+      int port = daemon.httpPort();
+      String base = "http://127.0.0.1:" + port;
+      awaitLayout(migd, WHOLE, base, "\"generation\":1");
+      var put =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/api/v1/layout"))
+                  .header("Content-Type", "application/json")
+                  .PUT(HttpRequest.BodyPublishers.ofString("{\"config\":\"rest\"}"))
+                  .timeout(Duration.ofSeconds(30))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(put.statusCode()).as(put.body()).isEqualTo(202);
+      awaitLayout(migd, HALVES, base, "\"generation\":2");
+
+      // the edit triggers a reconcile: once one more ran, the GPUs are what they will stay
+      double before = ReconcileCount.of(port);
+      Files.writeString(file, mine("{\"7g.40gb\": 1}") + rest.formatted("{\"2g.10gb\": 3}"));
+      awaitEditRead(migd, "2g.10gb");
+      await().atMost(PATIENCE).until(() -> ReconcileCount.of(port) > before);
+      awaitLayout(migd, HALVES, base, "\"generation\":2");
+
+      double valid = ReconcileCount.of(port);
+      Files.writeString(file, mine("{\"7g.40gb\": 1}").replace("mig-enabled", "mig-enabld"));
+      await().atMost(PATIENCE).until(() -> daemon.stdout().contains("unknown key \"mig-enabld\""));
+      await().atMost(PATIENCE).until(() -> ReconcileCount.of(port) > valid);
+      awaitLayout(migd, HALVES, base, "\"generation\":2");
+    }
+  }
+
+  /** Waits until migd acted on an edit holding {@code text}: its copy of the file shows it. */
+  private static void awaitEditRead(MigdProcess migd, String text) {
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(
+            () ->
+                assertThat(migd.stateDir().resolve(LiveConfigFile.LAST_VALID))
+                    .content()
+                    .contains(text));
   }
 
   /** Writes a new timestamped directory and swaps {@code ..data} to it, as the kubelet does. */

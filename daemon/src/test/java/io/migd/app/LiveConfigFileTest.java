@@ -62,7 +62,12 @@ class LiveConfigFileTest {
     live.poll();
     assertThat(live.poll()).containsInstanceOf(LiveConfigFile.Edit.Invalid.class);
     assertThat(live.problem())
-        .hasValueSatisfying(p -> assertThat(p).contains("configs.yaml").contains("mig-enabld"));
+        .as("names the file, the key and its line")
+        .hasValueSatisfying(
+            p ->
+                assertThat(p)
+                    .contains("configs.yaml")
+                    .contains("unknown key \"mig-enabld\" (line 5)"));
     assertThat(live.config("mine")).isPresent();
 
     var restarted = LiveConfigFile.start(file.toString(), CATALOG, NODE, stateDir);

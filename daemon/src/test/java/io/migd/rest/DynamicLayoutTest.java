@@ -29,7 +29,7 @@ class DynamicLayoutTest {
 
   private static LayoutRequests requests() {
     var file = GeneratedConfigs.forModels(GpuModelCatalog.builtIn().models());
-    return new LayoutRequests(file::config, file);
+    return new LayoutRequests(file::config, () -> file);
   }
 
   private static Desired.Intent intent(String body) {

@@ -76,7 +76,8 @@ class LayoutPlannerRunsIT {
     assertThat(loop.awaitFirstOutcome(Duration.ofSeconds(60))).isPresent();
     loop.close();
     controller =
-        new LayoutController(intents, loop, reconciler, new LayoutProgress(), file::config, file);
+        new LayoutController(
+            intents, loop, reconciler, new LayoutProgress(), file::config, () -> file);
   }
 
   @AfterEach

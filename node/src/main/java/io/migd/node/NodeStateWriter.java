@@ -1,6 +1,7 @@
 package io.migd.node;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -12,18 +13,23 @@ import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.OutcomeListener;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,14 +41,17 @@ import tools.jackson.databind.json.JsonMapper;
  * migd.io/state-reason}, {@code migd.io/intent} while a REST intent overrides the label, and the
  * {@link CapacityLabels} when a source gives them. It writes only when one of them changed since
  * the last successful write, with a JSON merge patch that names only these keys, so labels and
- * annotations of others are never touched. A failed write is logged once and made again at the next
- * outcome (the loop's resync brings one).
+ * annotations of others are never touched. A failed write is logged once and made again, with the
+ * newest state, after the budget's backoff (longer when the API server says so in a {@code 429}).
  *
  * <p>It also sends a Node Event per state transition ({@link NodeEvents}), best-effort: an Event
- * that cannot be created is logged and dropped, never sent again.
+ * that cannot be created is logged and dropped, never sent again; while Events wait for the budget
+ * only the newest {@value #MAX_QUEUED_EVENTS} are kept.
  *
- * <p>Writes run on the given executor, so a slow or absent API server never holds the reconcile
- * loop; each write sends the latest state, so writes queued behind a slow one collapse into it.
+ * <p>Every request (the patch, an Event, the one read of the count labels) takes one from a {@link
+ * RequestBudget} ({@code migd.node.qps}, DESIGN section 13). Writes run on the given executor, so a
+ * slow or absent API server never holds the reconcile loop; each write sends the latest state when
+ * the budget lets it go, so states that came while it waited collapse into the newest.
  */
 public final class NodeStateWriter implements OutcomeListener, ProgressListener {
   /** The node state, in the GPU Operator's values. */
@@ -53,6 +62,9 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
 
   /** {@code rest, generation N} while a REST intent overrides the label. */
   public static final String INTENT_ANNOTATION = "migd.io/intent";
+
+  /** Events kept while they wait for the budget; older ones are dropped. */
+  static final int MAX_QUEUED_EVENTS = 10;
 
   private static final Logger log = LoggerFactory.getLogger(NodeStateWriter.class);
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -72,6 +84,7 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   private final Executor executor;
   private final CapacityLabels.Source capacitySource;
   private final Supplier<Optional<Desired>> reconciling;
+  private final RequestBudget budget;
   private final Object writing = new Object();
   private final NodeEvents transitions = new NodeEvents();
   private final Queue<NodeEvents.Event> events = new ConcurrentLinkedQueue<>();
@@ -80,6 +93,7 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   private Written last;
   private boolean failing;
   private boolean eventsFailing;
+  private final AtomicInteger eventsDropped = new AtomicInteger();
   private long eventStamp;
   private String nodeUid;
 
@@ -115,6 +129,18 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
       Executor executor,
       CapacityLabels.Source capacity,
       Supplier<Optional<Desired>> reconciling) {
+    this(client, nodeName, executor, capacity, reconciling, RequestBudget.nodeDefaults());
+  }
+
+  /** As above, with every request taken from {@code budget}. */
+  public NodeStateWriter(
+      KubernetesClient client,
+      String nodeName,
+      Executor executor,
+      CapacityLabels.Source capacity,
+      Supplier<Optional<Desired>> reconciling,
+      RequestBudget budget) {
+    this.budget = Objects.requireNonNull(budget);
     this.client = Objects.requireNonNull(client);
     this.nodeName = Objects.requireNonNull(nodeName);
     this.executor = Objects.requireNonNull(executor);
@@ -137,7 +163,6 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
     if (started.isEmpty()) {
       return;
     }
-    events.add(started.get());
     if (desired.source() == Desired.Source.LABEL || desired.source() == Desired.Source.REST) {
       String rest =
           desired.source() == Desired.Source.REST
@@ -145,11 +170,9 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
               : null;
       latest = new Written("pending", started.get().message(), rest, capacity);
     }
-    try {
-      executor.execute(this::writeLatest);
-    } catch (RejectedExecutionException e) {
-      // shutting down
-    }
+    // after the state it goes with, so that the writer sends that state first
+    queue(List.of(started.get()));
+    schedule(executor);
   }
 
   /**
@@ -185,15 +208,31 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   /** Called on the reconcile loop's thread, one outcome at a time. */
   @Override
   public void reconciled(Desired desired, Outcome outcome) {
-    events.addAll(transitions.after(desired, outcome));
+    List<NodeEvents.Event> transition = transitions.after(desired, outcome);
     try {
       capacitySource.after(desired, outcome).ifPresent(labels -> capacity = labels);
     } catch (RuntimeException e) {
       log.warn("capacity labels not computed; the last ones stay: {}", e.toString());
     }
     latest = toWrite(desired, outcome, capacity);
+    // after the state they go with, so that the writer sends that state first
+    queue(transition);
+    schedule(executor);
+  }
+
+  /** Queues Events to send, keeping the newest {@link #MAX_QUEUED_EVENTS}. */
+  private void queue(List<NodeEvents.Event> more) {
+    for (NodeEvents.Event event : more) {
+      events.add(event);
+      while (events.size() > MAX_QUEUED_EVENTS && events.poll() != null) {
+        eventsDropped.incrementAndGet();
+      }
+    }
+  }
+
+  private void schedule(Executor on) {
     try {
-      executor.execute(this::writeLatest);
+      on.execute(this::writeLatest);
     } catch (RejectedExecutionException e) {
       // shutting down: the next migd writes the state after its first reconcile
     }
@@ -201,27 +240,46 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
 
   private void writeLatest() {
     synchronized (writing) {
-      // a plan from the file config, before the first outcome, sends its Event with no state yet
-      Written next = latest;
-      if (next != null) {
-        write(next);
+      try {
+        logDropped();
+        while (true) {
+          // the newest state before each Event, so an Event never shows before the state of its
+          // reconcile; a plan from the file config, before the first outcome, has no state yet
+          if (latest != null && !latest.equals(last) && !write()) {
+            return;
+          }
+          NodeEvents.Event event = events.poll();
+          if (event == null) {
+            return;
+          }
+          send(event);
+        }
+      } catch (InterruptedException e) {
+        // shutting down
+        Thread.currentThread().interrupt();
       }
-      sendEvents();
     }
   }
 
-  private void write(Written next) {
-    if (!failing && next.equals(last)) {
-      return;
-    }
+  /** Writes the newest state once the budget lets it go; whether it was written. */
+  private boolean write() throws InterruptedException {
+    Written next = latest;
     try {
       if (next.capacity() != null && countsOnNode == null) {
+        budget.take();
         countsOnNode = countLabelsOnNode();
+      }
+      budget.take();
+      // the newest state after the wait: states that came meanwhile collapse into it
+      next = latest;
+      if (next.equals(last)) {
+        return true;
       }
       Node patched =
           client
               .nodes()
-              .withName(nodeName)
+              .resource(
+                  new NodeBuilder().withNewMetadata().withName(nodeName).endMetadata().build())
               .patch(PatchContext.of(PatchType.JSON_MERGE), patch(next, staleCounts(next)));
       if (patched != null && patched.getMetadata() != null) {
         nodeUid = patched.getMetadata().getUid();
@@ -230,18 +288,26 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
         countsOnNode = new HashSet<>(next.capacity().countLabels());
       }
       last = next;
+      budget.succeeded();
       if (failing) {
         failing = false;
         log.info("node {} state written again: {}", nodeName, next.state());
       }
+      return true;
     } catch (RuntimeException e) {
+      // the write may have reached the server: the next one is made whatever it holds
+      last = null;
+      Duration wait = budget.failed(e);
       if (!failing) {
         failing = true;
         log.warn(
-            "cannot write the state of node {}: {}; written again after the next reconcile",
+            "cannot write the state of node {}: {}; the newest state is written again in {}",
             nodeName,
-            e.toString());
+            e.toString(),
+            wait);
       }
+      schedule(CompletableFuture.delayedExecutor(wait.toNanos(), TimeUnit.NANOSECONDS, executor));
+      return false;
     }
   }
 
@@ -278,34 +344,48 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
     return stale;
   }
 
-  /** Sends the Events queued so far; each once, whether it could be created or not. */
-  private void sendEvents() {
-    NodeEvents.Event event;
-    while ((event = events.poll()) != null) {
-      try {
-        // unique, and in the order sent, like the kubelet's <name>.<hex time>
-        eventStamp = Math.max(eventStamp + 1, System.currentTimeMillis() * 1000);
-        String name = nodeName + "." + Long.toHexString(eventStamp);
-        client
-            .v1()
-            .events()
-            .inNamespace(NodeEvents.NAMESPACE)
-            .resource(event.toKubernetes(name, nodeName, nodeUid, Instant.now()))
-            .create();
-        if (eventsFailing) {
-          eventsFailing = false;
-          log.info("node {} Events created again", nodeName);
-        }
-      } catch (RuntimeException e) {
-        if (!eventsFailing) {
-          eventsFailing = true;
-          log.warn(
-              "cannot create the Event {} on node {}: {}; Events are best-effort and not sent"
-                  + " again",
-              event.reason(),
-              nodeName,
-              e.toString());
-        }
+  private void logDropped() {
+    int dropped = eventsDropped.getAndSet(0);
+    if (dropped > 0) {
+      log.warn(
+          "{} Events of node {} dropped while they waited for migd.node.qps; the newer ones are"
+              + " sent",
+          dropped,
+          nodeName);
+    }
+  }
+
+  /** Sends one Event, once, whether it can be created or not. */
+  private void send(NodeEvents.Event event) throws InterruptedException {
+    budget.take();
+    try {
+      // unique, and in the order sent, like the kubelet's <name>.<hex time>
+      eventStamp = Math.max(eventStamp + 1, System.currentTimeMillis() * 1000);
+      String name = nodeName + "." + Long.toHexString(eventStamp);
+      client
+          .v1()
+          .events()
+          .inNamespace(NodeEvents.NAMESPACE)
+          .resource(event.toKubernetes(name, nodeName, nodeUid, Instant.now()))
+          .create();
+      budget.succeeded();
+      if (eventsFailing) {
+        eventsFailing = false;
+        log.info("node {} Events created again", nodeName);
+      }
+    } catch (RuntimeException e) {
+      // a refused Event (no permission for events) must not hold back the state patches
+      if (RequestBudget.isServerTrouble(e)) {
+        budget.failed(e);
+      }
+      if (!eventsFailing) {
+        eventsFailing = true;
+        log.warn(
+            "cannot create the Event {} on node {}: {}; Events are best-effort and not sent"
+                + " again",
+            event.reason(),
+            nodeName,
+            e.toString());
       }
     }
   }

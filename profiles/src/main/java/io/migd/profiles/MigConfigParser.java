@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -21,15 +24,16 @@ import tools.jackson.dataformat.yaml.YAMLParser;
  * of silently selecting nothing.
  *
  * <p>The YAML is read into a tree and walked here, so every error names its place: the file (when
- * known), the config, the item index and the key, for example {@code config "all-1g.10gb", item 0:
- * unknown key "mig-device"}. Rejected: unknown keys at any level (by name), a version other than
- * {@code v1}, values of the wrong type ({@code mig-enabled: "yes"}), duplicate keys, several YAML
- * documents, YAML aliases, profile names that break NVIDIA's grammar, and (as mig-parted does)
- * {@code mig-enabled: true} without {@code mig-devices} ({@code {}} is allowed) or with counts that
- * are all zero. Profile names are not checked against GPU models here: a well-formed name a GPU
- * lacks is the planner's {@code Infeasible}, and {@link CatalogCheck} checks a file against the
- * catalogue. migd's {@code dynamic: true} needs {@code mig-enabled: true} and takes none of {@code
- * mig-devices}, {@code sharing}, {@code time-slicing} and {@code mps}.
+ * known), the config, the item index, the key and the line, for example {@code config
+ * "all-1g.10gb", item 0: unknown key "mig-device" (line 12)}: the line of the key when the error is
+ * about one, else of the item, config or file it is in. Rejected: unknown keys at any level (by
+ * name), a version other than {@code v1}, values of the wrong type ({@code mig-enabled: "yes"}),
+ * duplicate keys, several YAML documents, YAML aliases, profile names that break NVIDIA's grammar,
+ * and (as mig-parted does) {@code mig-enabled: true} without {@code mig-devices} ({@code {}} is
+ * allowed) or with counts that are all zero. Profile names are not checked against GPU models here:
+ * a well-formed name a GPU lacks is the planner's {@code Infeasible}, and {@link CatalogCheck}
+ * checks a file against the catalogue. migd's {@code dynamic: true} needs {@code mig-enabled: true}
+ * and takes none of {@code mig-devices}, {@code sharing}, {@code time-slicing} and {@code mps}.
  */
 public final class MigConfigParser {
   private static final YAMLMapper MAPPER =
@@ -86,36 +90,64 @@ public final class MigConfigParser {
    * @throws ConfigFileException if the content is not a valid v1 config file
    */
   public static MigConfigFile parse(String yaml, String fileName) {
-    var at = new Where(fileName, null, -1);
-    var root = readTree(yaml, at);
+    var lines = new HashMap<List<String>, Integer>();
+    var at = new Where(fileName, null, -1, lines);
+    var root = readTree(yaml, at, lines);
     var top = mapping(root, at, "the file", "a mapping with the keys version and mig-configs");
-    checkKeys(top, FILE_KEYS, at, "");
+    checkKeys(top, FILE_KEYS, at, List.of());
     var version = required(top, "version", at);
     if (!version.isString() || !version.stringValue().equals(MigConfigFile.VERSION)) {
-      throw at.fail("\"version\" must be \"v1\", got " + YamlText.describe(version));
+      throw at.failAt(
+          List.of("version"), "\"version\" must be \"v1\", got " + YamlText.describe(version));
     }
     var configsNode = required(top, "mig-configs", at);
     var entries = mapping(configsNode, at, "\"mig-configs\"", "a mapping of config names");
     if (entries.isEmpty()) {
-      throw at.fail("\"mig-configs\" has no configs");
+      throw at.failAt(List.of("mig-configs"), "\"mig-configs\" has no configs");
     }
     var configs = new ArrayList<MigConfig>();
     for (var entry : entries.entrySet()) {
       configs.add(
-          config(entry.getKey(), entry.getValue(), new Where(fileName, entry.getKey(), -1)));
+          config(entry.getKey(), entry.getValue(), new Where(fileName, entry.getKey(), -1, lines)));
     }
     return MigConfigFile.of(configs);
   }
 
-  private static JsonNode readTree(String yaml, Where at) {
+  /**
+   * Reads the tree, and into {@code lines} the line of every key and list element by its path (the
+   * keys and list indexes from the root), so errors found in the tree can name their line.
+   */
+  private static JsonNode readTree(String yaml, Where at, Map<List<String>, Integer> lines) {
     try {
       try (var scan = (YAMLParser) MAPPER.createParser(yaml)) {
-        while (scan.nextToken() != null) {
+        var path = new ArrayList<String>();
+        // per open mapping or list: whether it is a list, and the index of its current element
+        var lists = new ArrayDeque<int[]>();
+        JsonToken token;
+        while ((token = scan.nextToken()) != null) {
           if (scan.isCurrentAlias()) {
             throw at.fail(
                 "YAML aliases (*name) are not supported (line "
                     + scan.currentTokenLocation().getLineNr()
                     + "); write the value out");
+          }
+          int line = scan.currentTokenLocation().getLineNr();
+          int[] open = lists.peek();
+          if (token == JsonToken.PROPERTY_NAME) {
+            path.set(path.size() - 1, scan.currentName());
+            lines.putIfAbsent(List.copyOf(path), line);
+            continue;
+          }
+          if (open != null && open[0] == 1 && !token.isStructEnd()) {
+            path.set(path.size() - 1, Integer.toString(++open[1]));
+            lines.putIfAbsent(List.copyOf(path), line);
+          }
+          if (token.isStructStart()) {
+            lists.push(new int[] {token == JsonToken.START_ARRAY ? 1 : 0, -1});
+            path.add("");
+          } else if (token.isStructEnd()) {
+            lists.pop();
+            path.removeLast();
           }
         }
       }
@@ -153,14 +185,14 @@ public final class MigConfigParser {
     var items = new ArrayList<MigConfigItem>();
     int index = 0;
     for (var itemNode : node.values()) {
-      items.add(item(itemNode, new Where(at.file(), name, index++)));
+      items.add(item(itemNode, new Where(at.file(), name, index++, at.lines())));
     }
     return new MigConfig(name, items);
   }
 
   private static MigConfigItem item(JsonNode node, Where at) {
     var fields = mapping(node, at, "the item", "a mapping with devices and mig-enabled");
-    checkKeys(fields, ITEM_KEYS, at, "");
+    checkKeys(fields, ITEM_KEYS, at, List.of());
     var devices = devices(required(fields, "devices", at), at);
     var filters =
         fields.containsKey("device-filter")
@@ -168,38 +200,45 @@ public final class MigConfigParser {
             : List.<DeviceFilter>of();
     var migEnabledNode = required(fields, "mig-enabled", at);
     if (!migEnabledNode.isBoolean()) {
-      throw at.fail(
+      throw at.failAt(
+          List.of("mig-enabled"),
           "\"mig-enabled\" must be true or false, got " + YamlText.describe(migEnabledNode));
     }
     boolean migEnabled = migEnabledNode.booleanValue();
     boolean dynamic = dynamic(fields, migEnabled, at);
     var migDevicesNode = fields.get("mig-devices");
     if (migEnabled && !dynamic && (migDevicesNode == null || migDevicesNode.isNull())) {
-      throw at.fail(
+      throw at.failAt(
+          List.of("mig-devices"),
           "\"mig-enabled\" is true but \"mig-devices\" is "
               + (migDevicesNode == null ? "missing" : "empty")
               + "; write mig-devices: {} for MIG enabled without instances");
     }
     var migDevices = MigDevicesReader.read(migDevicesNode, at);
     if (!migEnabled && !migDevices.isEmpty()) {
-      throw at.fail("\"mig-devices\" must be empty or absent when \"mig-enabled\" is false");
+      throw at.failAt(
+          List.of("mig-devices"),
+          "\"mig-devices\" must be empty or absent when \"mig-enabled\" is false");
     }
     if (!migDevices.isEmpty() && migDevices.values().stream().allMatch(count -> count == 0)) {
-      throw at.fail(
+      throw at.failAt(
+          List.of("mig-devices"),
           "\"mig-devices\" counts are all zero; write mig-devices: {} for MIG enabled without"
               + " instances");
     }
     TimeSlicing timeSlicing = new TimeSlicing.Unset();
     if (fields.containsKey("time-slicing")) {
       timeSlicing =
-          new TimeSlicing.Replicas(replicas(fields.get("time-slicing"), "time-slicing", at));
+          new TimeSlicing.Replicas(
+              replicas(fields.get("time-slicing"), List.of("time-slicing"), at));
     }
     MpsSharing mps = new MpsSharing.Unset();
     if (fields.containsKey("mps")) {
       if (timeSlicing instanceof TimeSlicing.Replicas) {
-        throw at.fail("\"time-slicing\" and \"mps\" are both set; a GPU is shared one way");
+        throw at.failAt(
+            List.of("mps"), "\"time-slicing\" and \"mps\" are both set; a GPU is shared one way");
       }
-      mps = new MpsSharing.Replicas(replicas(fields.get("mps"), "mps", at));
+      mps = new MpsSharing.Replicas(replicas(fields.get("mps"), List.of("mps"), at));
     }
     var sharing =
         fields.containsKey("sharing")
@@ -219,18 +258,21 @@ public final class MigConfigParser {
       return false;
     }
     if (!node.isBoolean()) {
-      throw at.fail("\"dynamic\" must be true or false, got " + YamlText.describe(node));
+      throw at.failAt(
+          List.of("dynamic"), "\"dynamic\" must be true or false, got " + YamlText.describe(node));
     }
     if (!node.booleanValue()) {
       return false;
     }
     if (!migEnabled) {
-      throw at.fail(
+      throw at.failAt(
+          List.of("dynamic"),
           "\"dynamic\" is true but \"mig-enabled\" is false; a dynamic GPU has MIG enabled");
     }
     for (var key : List.of("mig-devices", "sharing", "time-slicing", "mps")) {
       if (fields.containsKey(key)) {
-        throw at.fail(
+        throw at.failAt(
+            List.of("dynamic"),
             "\"dynamic\" is true, so \""
                 + key
                 + "\" cannot be set: a dynamic GPU's instances are made when claims are prepared,"
@@ -251,28 +293,31 @@ public final class MigConfigParser {
       try {
         profile = ProfileName.parse(text);
       } catch (ProfileNameException e) {
-        throw at.fail("\"sharing\": " + e.getMessage());
+        throw at.failAt(List.of("sharing", text), "\"sharing\": " + e.getMessage());
       }
       if (migDevices.getOrDefault(profile, 0) == 0) {
-        throw at.fail(
+        throw at.failAt(
+            List.of("sharing", text),
             "\"sharing\" names profile \"" + text + "\", which \"mig-devices\" does not ask for");
       }
       if (sharing.containsKey(profile)) {
-        throw at.fail("\"sharing\" names profile " + profile + " twice");
+        throw at.failAt(
+            List.of("sharing", text), "\"sharing\" names profile " + profile + " twice");
       }
       var place = "sharing." + text;
       var kinds =
           mapping(entry.getValue(), at, "\"" + place + "\"", "{time-slicing: ...} or {mps: ...}");
-      checkKeys(kinds, SHARING_KEYS, at, place + ".");
+      checkKeys(kinds, SHARING_KEYS, at, List.of("sharing", text));
       if (kinds.size() != 1) {
-        throw at.fail(
+        throw at.failAt(
+            List.of("sharing", text),
             "\""
                 + place
                 + "\" must set exactly one of time-slicing and mps, got "
                 + (kinds.isEmpty() ? "neither" : "both"));
       }
       var kind = kinds.keySet().iterator().next();
-      int replicas = replicas(kinds.get(kind), place + "." + kind, at);
+      int replicas = replicas(kinds.get(kind), List.of("sharing", text, kind), at);
       sharing.put(
           profile,
           kind.equals("mps") ? new Sharing.Mps(replicas) : new Sharing.TimeSliced(replicas));
@@ -285,19 +330,22 @@ public final class MigConfigParser {
       return new DeviceSelection.All();
     }
     if (!node.isArray() || node.isEmpty()) {
-      throw at.fail(
+      throw at.failAt(
+          List.of("devices"),
           "\"devices\" must be \"all\" or a non-empty list of GPU indexes, got "
               + YamlText.describe(node));
     }
     var indexes = new ArrayList<Integer>();
     for (var element : node.values()) {
       if (!element.isInt() || element.intValue() < 0) {
-        throw at.fail(
+        throw at.failAt(
+            List.of("devices"),
             "\"devices\" entries must be GPU indexes (integers >= 0), got "
                 + YamlText.describe(element));
       }
       if (indexes.contains(element.intValue())) {
-        throw at.fail("\"devices\" lists GPU index " + element.intValue() + " twice");
+        throw at.failAt(
+            List.of("devices"), "\"devices\" lists GPU index " + element.intValue() + " twice");
       }
       indexes.add(element.intValue());
     }
@@ -307,12 +355,15 @@ public final class MigConfigParser {
   private static List<DeviceFilter> deviceFilters(JsonNode node, Where at) {
     List<JsonNode> entries = node.isArray() ? List.copyOf(node.values()) : List.of(node);
     if (entries.isEmpty()) {
-      throw at.fail("\"device-filter\" is an empty list; leave the key out to select every model");
+      throw at.failAt(
+          List.of("device-filter"),
+          "\"device-filter\" is an empty list; leave the key out to select every model");
     }
     var filters = new ArrayList<DeviceFilter>();
     for (var entry : entries) {
       if (!entry.isString()) {
-        throw at.fail(
+        throw at.failAt(
+            List.of("device-filter"),
             "\"device-filter\" entries must be strings like \"0x20B010DE\", got "
                 + YamlText.describe(entry));
       }
@@ -320,27 +371,32 @@ public final class MigConfigParser {
       try {
         filter = DeviceFilter.parse(entry.stringValue());
       } catch (IllegalArgumentException e) {
-        throw at.fail("\"device-filter\": " + e.getMessage());
+        throw at.failAt(List.of("device-filter"), "\"device-filter\": " + e.getMessage());
       }
       if (filters.contains(filter)) {
-        throw at.fail("\"device-filter\" lists " + filter + " twice");
+        throw at.failAt(List.of("device-filter"), "\"device-filter\" lists " + filter + " twice");
       }
       filters.add(filter);
     }
     return filters;
   }
 
-  /** The {@code replicas} of a {@code time-slicing} or {@code mps} value at {@code key}. */
-  private static int replicas(JsonNode node, String key, Where at) {
+  /** The {@code replicas} of a {@code time-slicing} or {@code mps} value at {@code path}. */
+  private static int replicas(JsonNode node, List<String> path, Where at) {
+    var key = String.join(".", path);
     var fields = mapping(node, at, "\"" + key + "\"", "a mapping with the key replicas");
-    checkKeys(fields, REPLICAS_KEYS, at, key + ".");
+    checkKeys(fields, REPLICAS_KEYS, at, path);
     var replicas = required(fields, "replicas", at);
+    var replicasPath = new ArrayList<>(path);
+    replicasPath.add("replicas");
     if (!replicas.isInt() || replicas.intValue() < 1) {
-      throw at.fail(
+      throw at.failAt(
+          replicasPath,
           "\"" + key + ".replicas\" must be an integer >= 1, got " + YamlText.describe(replicas));
     }
     if (key.endsWith("mps") && replicas.intValue() > Sharing.MAX_MPS_REPLICAS) {
-      throw at.fail(
+      throw at.failAt(
+          replicasPath,
           "\""
               + key
               + ".replicas\" is "
@@ -361,11 +417,14 @@ public final class MigConfigParser {
     return fields;
   }
 
+  /** Refuses a key of {@code fields} (the mapping at {@code under} in {@code at}) not known. */
   private static void checkKeys(
-      Map<String, JsonNode> fields, Set<String> known, Where at, String prefix) {
+      Map<String, JsonNode> fields, Set<String> known, Where at, List<String> under) {
     for (var key : fields.keySet()) {
       if (!known.contains(key)) {
-        throw at.fail("unknown key \"" + prefix + key + "\"");
+        var path = new ArrayList<>(under);
+        path.add(key);
+        throw at.failAt(path, "unknown key \"" + String.join(".", path) + "\"");
       }
     }
   }
@@ -378,8 +437,11 @@ public final class MigConfigParser {
     return value;
   }
 
-  /** The place in the file an error refers to; {@code item} is -1 above item level. */
-  record Where(String file, String config, int item) {
+  /**
+   * The place in the file an error refers to; {@code item} is -1 above item level. {@code lines}
+   * holds the line of every key and list element by its path from the root.
+   */
+  record Where(String file, String config, int item, Map<List<String>, Integer> lines) {
     String prefix() {
       var text = new StringBuilder();
       if (file != null) {
@@ -392,8 +454,32 @@ public final class MigConfigParser {
       return text.toString();
     }
 
+    /** An error about the item, config or file itself, naming its line. */
     ConfigFileException fail(String problem) {
-      return new ConfigFileException(prefix() + problem, null);
+      return failAt(List.of(), problem);
+    }
+
+    /**
+     * An error about the key at {@code keys} under this place, naming its line (the place's when
+     * the key is not in the file).
+     */
+    ConfigFileException failAt(List<String> keys, String problem) {
+      var base = new ArrayList<String>();
+      if (config != null) {
+        base.add("mig-configs");
+        base.add(config);
+        if (item >= 0) {
+          base.add(Integer.toString(item));
+        }
+      }
+      var path = new ArrayList<>(base);
+      path.addAll(keys);
+      Integer line = lines.get(path);
+      if (line == null) {
+        line = lines.get(base);
+      }
+      return new ConfigFileException(
+          prefix() + problem + (line == null ? "" : " (line " + line + ")"), null);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.migd.profiles;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.SequencedMap;
 import tools.jackson.databind.JsonNode;
 
@@ -27,11 +28,12 @@ final class MigDevicesReader {
       try {
         name = ProfileName.parse(text);
       } catch (ProfileNameException e) {
-        throw at.fail("\"mig-devices\": " + e.getMessage());
+        throw at.failAt(List.of("mig-devices", text), "\"mig-devices\": " + e.getMessage());
       }
       var count = entry.getValue();
       if (!count.isInt() || count.intValue() < 0) {
-        throw at.fail(
+        throw at.failAt(
+            List.of("mig-devices", text),
             "\"mig-devices\" count of \""
                 + text
                 + "\" must be an integer >= 0, got "
@@ -39,7 +41,8 @@ final class MigDevicesReader {
       }
       var earlier = spelled.putIfAbsent(name, text);
       if (earlier != null) {
-        throw at.fail(
+        throw at.failAt(
+            List.of("mig-devices", text),
             "\"mig-devices\" names profile "
                 + name
                 + " twice (as \""

@@ -90,7 +90,53 @@ class MigConfigParserTest {
 
     assertThatThrownBy(() -> MigConfigParser.parse(path))
         .isInstanceOf(ConfigFileException.class)
-        .hasMessage("layout.yaml: config \"c\", item 0: unknown key \"mig-device\"");
+        .hasMessage("layout.yaml: config \"c\", item 0: unknown key \"mig-device\" (line 6)");
+  }
+
+  /** Every error names the line of its key, else of its item, config or file. */
+  static Stream<Rejected> placed() {
+    var ok = "  a:\n    - devices: all\n      mig-enabled: false\n";
+    return Stream.of(
+        new Rejected("unknown top key", file(ok) + "extra: 1\n", "unknown key \"extra\" (line 6)"),
+        new Rejected(
+            "wrong version", "\n\nversion: v2\nmig-configs:\n" + ok, "got \"v2\" (line 3)"),
+        new Rejected(
+            "unknown key of the second config's second item",
+            file(
+                ok
+                    + "  b:\n    - devices: all\n      mig-enabled: false\n"
+                    + "    - devices: [0]\n      mig-enabled: true\n      mig-devices: {}\n"
+                    + "      time-slice: {replicas: 2}\n"),
+            "config \"b\", item 1: unknown key \"time-slice\" (line 12)"),
+        new Rejected(
+            "a wrong value names its key's line",
+            file(ok + "  b:\n    - devices: all\n\n      mig-enabled: \"yes\"\n"),
+            "\"mig-enabled\" must be true or false, got \"yes\" (line 9)"),
+        new Rejected(
+            "a bad profile count names its own line",
+            file(
+                "  b:\n    - devices: all\n      mig-enabled: true\n      mig-devices:\n"
+                    + "        1g.5gb: 2\n        3g.20gb: -1\n"),
+            "count of \"3g.20gb\" must be an integer >= 0, got -1 (line 8)"),
+        new Rejected(
+            "nested sharing key",
+            file(
+                "  b:\n    - devices: all\n      mig-enabled: true\n      mig-devices:\n"
+                    + "        1g.5gb: 2\n      sharing:\n        1g.5gb:\n"
+                    + "          time-slicing: {replica: 2}\n"),
+            "unknown key \"sharing.1g.5gb.time-slicing.replica\" (line 10)"),
+        new Rejected(
+            "a missing key names its item's line",
+            file(ok + "  b:\n    - mig-enabled: false\n"),
+            "config \"b\", item 0: missing key \"devices\" (line 7)"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("placed")
+  void namesTheLine(Rejected c) {
+    assertThatThrownBy(() -> MigConfigParser.parse(c.yaml(), "f.yaml"))
+        .isInstanceOf(ConfigFileException.class)
+        .hasMessageEndingWith(c.message());
   }
 
   record Rejected(String why, String yaml, String message) {

@@ -1,12 +1,12 @@
 package io.migd.node.dra;
 
-import dev.failsafe.RateLimiter;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.migd.node.RequestBudget;
 import io.migd.pool.PoolContent;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * its own: {@link #publish} only hands the content over, so prepare and unprepare never wait for
  * the API server. Contents handed over while a publish runs collapse into the newest, which is
  * published next; one that fails is logged, naming what failed, and tried again after a backoff
- * (with whatever is newest by then). Every request waits for a permit of a rate limiter ({@code
- * migd.dra.qps}).
+ * (with whatever is newest by then). Every request is taken from a {@link RequestBudget} ({@code
+ * migd.dra.qps}, {@code migd.dra.burst}).
  *
  * <p>It starts from the slices the server has of this node and driver (a previous run's), so the
  * pool's generation continues; it lists them again after any failure, since a write may have been
@@ -38,7 +38,7 @@ public final class ResourceSlicePublisher implements AutoCloseable {
   private final KubernetesClient client;
   private final String nodeName;
   private final PublishSettings settings;
-  private final RateLimiter<Object> limiter;
+  private final RequestBudget budget;
   private final Clock clock;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition handedOver = lock.newCondition();
@@ -63,9 +63,7 @@ public final class ResourceSlicePublisher implements AutoCloseable {
     this.nodeName = Objects.requireNonNull(nodeName);
     this.settings = Objects.requireNonNull(settings);
     this.clock = Objects.requireNonNull(clock);
-    long periodNanos = Math.max(1L, (long) (settings.burst() / settings.qps() * 1e9));
-    this.limiter =
-        RateLimiter.burstyBuilder(settings.burst(), Duration.ofNanos(periodNanos)).build();
+    this.budget = new RequestBudget(settings.qps(), settings.burst(), settings.backoff());
     this.worker =
         Thread.ofPlatform().name("migd-resourceslices").daemon().unstarted(this::publishLoop);
   }
@@ -269,7 +267,7 @@ public final class ResourceSlicePublisher implements AutoCloseable {
   }
 
   private void permit() throws InterruptedException {
-    limiter.acquirePermit();
+    budget.take();
   }
 
   private NonNamespaceOperation<ResourceSlice, ResourceSliceList, Resource<ResourceSlice>>
