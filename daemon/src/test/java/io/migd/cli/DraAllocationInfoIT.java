@@ -17,10 +17,7 @@ import io.migd.api.dra.v1.DRAPluginGrpc;
 import io.migd.api.dra.v1.NodePrepareResourcesRequest;
 import io.migd.dra.FakeDraKubelet;
 import io.migd.sim.SimulatedProc;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -73,8 +70,7 @@ class DraAllocationInfoIT {
               .getClaimsOrThrow(uid);
       assertThat(prepared.getError()).as(daemon.stderr()).isEmpty();
 
-      String gpus = get("http://127.0.0.1:" + daemon.httpPort() + "/api/v1/gpus");
-      JsonNode slice = claimedSlice(gpus).orElseThrow();
+      JsonNode slice = node.claimedSlice(daemon, 0, CLAIM).orElseThrow();
       String migUuid = slice.path("uuid").asText();
       assertThat(migUuid).startsWith("MIG-");
       JsonNode pods = slice.path("claim").path("pods");
@@ -86,7 +82,7 @@ class DraAllocationInfoIT {
           .extracting(JsonNode::asText)
           .containsExactly("trainer", "exporter");
 
-      String metrics = get("http://127.0.0.1:" + daemon.httpPort() + "/actuator/prometheus");
+      String metrics = node.get("http://127.0.0.1:" + daemon.httpPort() + "/actuator/prometheus");
       assertThat(allocationLines(metrics))
           .hasSize(2)
           .allSatisfy(
@@ -213,21 +209,5 @@ class DraAllocationInfoIT {
         .filter(n -> n.startsWith(prefix))
         .findFirst()
         .orElseThrow();
-  }
-
-  private static Optional<JsonNode> claimedSlice(String gpusJson) throws Exception {
-    for (JsonNode s : JSON.readTree(gpusJson).get(0).path("slices")) {
-      if (s.has("claim")) {
-        return Optional.of(s);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private String get(String url) throws Exception {
-    return http.send(
-            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-            HttpResponse.BodyHandlers.ofString())
-        .body();
   }
 }

@@ -125,8 +125,7 @@ class DraServeIT {
 
       // NVML has the instance at the allocated placement, and GET /api/v1/gpus names the claim
       int start = Integer.parseInt(device.substring(device.lastIndexOf('-') + 1));
-      String gpus = "http://127.0.0.1:" + daemon.httpPort() + "/api/v1/gpus";
-      JsonNode slice = claimedSlice(get(gpus), 1).orElseThrow();
+      JsonNode slice = node.claimedSlice(daemon, 1, "train").orElseThrow();
       assertThat(slice.path("placement").path("start").asInt()).isEqualTo(start);
       assertThat(slice.path("claim").path("name").asText()).isEqualTo("train");
       String migUuid = slice.path("uuid").asText();
@@ -148,10 +147,10 @@ class DraServeIT {
               .getClaimsOrThrow(uid);
       assertThat(unprepared.getError()).isEmpty();
       assertThat(spec).doesNotExist();
-      assertThat(claimedSlice(get(gpus), 1)).isEmpty();
-      assertThat(JSON.readTree(get(gpus)).get(1).path("slices")).isEmpty();
+      assertThat(node.claimedSlice(daemon, 1, "train")).isEmpty();
+      assertThat(node.gpus(daemon).get(1).path("slices")).isEmpty();
 
-      String metrics = get("http://127.0.0.1:" + daemon.httpPort() + "/actuator/prometheus");
+      String metrics = node.get("http://127.0.0.1:" + daemon.httpPort() + "/actuator/prometheus");
       assertThat(metrics)
           .contains("migd_dra_requests_total{operation=\"prepare\",result=\"success\"} 1.0")
           .contains("migd_dra_requests_total{operation=\"unprepare\",result=\"success\"} 1.0")
@@ -212,21 +211,5 @@ class DraServeIT {
         .filter(n -> n.startsWith(prefix))
         .findFirst()
         .orElseThrow();
-  }
-
-  private static Optional<JsonNode> claimedSlice(String gpusJson, int gpu) throws Exception {
-    for (JsonNode s : JSON.readTree(gpusJson).get(gpu).path("slices")) {
-      if (s.has("claim")) {
-        return Optional.of(s);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private String get(String url) throws Exception {
-    return http.send(
-            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-            HttpResponse.BodyHandlers.ofString())
-        .body();
   }
 }
