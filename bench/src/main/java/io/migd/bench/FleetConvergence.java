@@ -202,7 +202,8 @@ public final class FleetConvergence {
         new IntentService(
             new IntentStore(Files.createDirectories(dir.resolve("state-" + name))),
             Optional.empty());
-    NodeLabelWatch watch = new NodeLabelWatch(client, name);
+    // the daemon's default resync, 5 min: the label is read again that often
+    NodeLabelWatch watch = new NodeLabelWatch(client, name, Duration.ofMinutes(5));
     intents.labelSeen(watch.readLabel());
     ExecutorService writes = Executors.newSingleThreadExecutor();
     NodeStateWriter writer = new NodeStateWriter(client, name, writes);

@@ -98,9 +98,15 @@ class DevicePluginConfigConfiguration {
   static class OnNode {
     @Bean(destroyMethod = "close")
     DevicePluginLabel devicePluginLabel(
-        KubernetesClient client, @Value("${NODE_NAME}") String nodeName) {
+        KubernetesClient client,
+        @Value("${NODE_NAME}") String nodeName,
+        MigdProperties properties) {
       return new DevicePluginLabel(
-          new NodeLabelWatch(client, nodeName.strip(), DevicePluginConfigSource.LABEL));
+          new NodeLabelWatch(
+              client,
+              nodeName.strip(),
+              DevicePluginConfigSource.LABEL,
+              properties.reconcile().resync()));
     }
 
     /** A label change picks another key, then a reconcile; started once the loop exists. */

@@ -77,8 +77,11 @@ class NodeConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    NodeLabelWatch nodeLabelWatch(KubernetesClient client, @Value("${NODE_NAME}") String nodeName) {
-      return new NodeLabelWatch(client, nodeName.strip());
+    NodeLabelWatch nodeLabelWatch(
+        KubernetesClient client,
+        @Value("${NODE_NAME}") String nodeName,
+        MigdProperties properties) {
+      return new NodeLabelWatch(client, nodeName.strip(), properties.reconcile().resync());
     }
 
     /**

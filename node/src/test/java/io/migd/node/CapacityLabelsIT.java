@@ -111,7 +111,7 @@ class CapacityLabelsIT {
   /** migd on the node, as NodeConfiguration wires it, capacity labels on or off. */
   private void startMigd(boolean capacityLabels) {
     var intents = new IntentService(new IntentStore(stateDir), Optional.empty());
-    watch = new NodeLabelWatch(client, NODE);
+    watch = new NodeLabelWatch(client, NODE, Duration.ofHours(1));
     intents.labelSeen(watch.readLabel());
     writes = Executors.newSingleThreadExecutor();
     GpuReset reset =

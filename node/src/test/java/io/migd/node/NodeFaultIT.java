@@ -283,6 +283,26 @@ class NodeFaultIT {
     assertOthersUntouched();
   }
 
+  /**
+   * A watch that stays open but delivers nothing (a proxy that stopped forwarding, or fabric8's
+   * informer between reconnects long after an outage): the label is read again every resync, so the
+   * change applies anyway. Without the re-read the watch never tells it.
+   */
+  @Test
+  void aLabelChangedWhileTheWatchHangsOpenAppliesAtTheNextResync() {
+    label("all-1g.5gb");
+    awaitProfiles("1g.5gb");
+    awaitState("success");
+    int watchesBefore = relay.connections();
+
+    relay.silence();
+    label("all-7g.40gb");
+    awaitProfiles("7g.40gb");
+    awaitState("success");
+    assertThat(relay.connections()).as("the same, silent watch").isEqualTo(watchesBefore);
+    assertOthersUntouched();
+  }
+
   @Test
   void aFailedWriteIsMadeAgainWithoutAnyNewLabel() {
     label("all-3g.20gb");
@@ -319,7 +339,8 @@ class NodeFaultIT {
 
   /**
    * A TCP relay to the mock API server for the watch's WebSocket; {@link #drop} closes every
-   * connection and refuses new ones until {@link #resume}.
+   * connection and refuses new ones until {@link #resume}; {@link #silence} keeps the connections
+   * open but passes nothing on from then.
    */
   static final class WatchRelay implements AutoCloseable {
     private final int target;
@@ -328,6 +349,7 @@ class NodeFaultIT {
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private volatile boolean dropping;
+    private volatile boolean silent;
 
     WatchRelay(int target) throws IOException {
       this.target = target;
@@ -357,6 +379,10 @@ class NodeFaultIT {
       dropping = false;
     }
 
+    void silence() {
+      silent = true;
+    }
+
     private void accept() {
       while (!listening.isClosed()) {
         try {
@@ -381,7 +407,13 @@ class NodeFaultIT {
     private void pipe(Socket from, Socket to) {
       try (InputStream in = from.getInputStream();
           OutputStream out = to.getOutputStream()) {
-        in.transferTo(out);
+        byte[] buffer = new byte[8192];
+        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+          if (!silent) {
+            out.write(buffer, 0, n);
+            out.flush();
+          }
+        }
       } catch (IOException e) {
         // one side closed: close both below
       } finally {

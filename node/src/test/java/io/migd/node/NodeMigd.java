@@ -115,7 +115,7 @@ final class NodeMigd implements AutoCloseable {
       ReconcileSettings settings,
       ProgressListener first) {
     intents = new IntentService(new IntentStore(stateDir), fileConfig);
-    watch = new NodeLabelWatch(client, nodeName);
+    watch = new NodeLabelWatch(client, nodeName, settings.resync());
     intents.labelSeen(watch.readLabel());
     writes = Executors.newSingleThreadExecutor();
     var progress = new LayoutProgress();
