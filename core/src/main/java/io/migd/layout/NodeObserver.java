@@ -1,5 +1,6 @@
 package io.migd.layout;
 
+import io.migd.nvml.ComputeInstanceProfile;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.GpuInstanceHandle;
 import io.migd.nvml.GpuInstanceProfile;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SequencedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,10 +38,14 @@ public final class NodeObserver {
    * Profile tables do not change while a GPU keeps its MIG mode, and asking for them costs dozens
    * of NVML calls per GPU (one per profile index), so they are read once per GPU.
    */
-  private final Map<String, List<GpuInstanceProfile>> giProfiles =
-      new java.util.concurrent.ConcurrentHashMap<>();
-  private final Map<String, List<io.migd.nvml.ComputeInstanceProfile>> ciProfiles =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, List<GpuInstanceProfile>> giProfiles = new ConcurrentHashMap<>();
+  private final Map<String, List<ComputeInstanceProfile>> ciProfiles = new ConcurrentHashMap<>();
+
+  /**
+   * How often one GPU is read before an error that a change under the read explains (a handle gone
+   * stale) is taken as the GPU's error.
+   */
+  static final int READS_PER_OBSERVATION = 3;
 
   /** An observer over one NVML session, naming profiles with the catalogue where NVML cannot. */
   public NodeObserver(Nvml nvml, GpuModelCatalog catalog) {
@@ -69,7 +75,7 @@ public final class NodeObserver {
     int count = nvml.deviceCount();
     var gpus = new ArrayList<ObservedGpu>(count);
     for (int i = 0; i < count; i++) {
-      gpus.add(observeOne(new GpuIndex(i)));
+      gpus.add(observeConsistently(new GpuIndex(i)));
     }
     return new ObservedNode(gpus);
   }
@@ -127,7 +133,36 @@ public final class NodeObserver {
 
   /** Observes one GPU; throws {@link NvmlException} naming the call that failed. */
   public ObservedGpu observe(GpuIndex index) {
-    return nvml.inSequence(() -> observeOne(index));
+    return nvml.inSequence(() -> observeConsistently(index));
+  }
+
+  /**
+   * One GPU read while another thread may be changing it: readers (the REST API's check, the
+   * snapshot, a prepare's look at its GPU) do not wait for a plan, so a GPU or compute instance
+   * listed a moment ago can be gone when its details are asked for, and NVML answers {@code
+   * INVALID_ARGUMENT} or {@code NOT_FOUND} for the stale handle. Such a read starts again, at most
+   * {@link #READS_PER_OBSERVATION} times in all; any other error, or the same one every time, is
+   * the GPU's error.
+   */
+  private ObservedGpu observeConsistently(GpuIndex index) {
+    for (int read = 1; ; read++) {
+      try {
+        return observeOne(index);
+      } catch (NvmlException e) {
+        if (read >= READS_PER_OBSERVATION || !staleHandle(e)) {
+          throw e;
+        }
+        log.debug(
+            "gpu={} changed while it was read ({} returned {}); reading it again",
+            index,
+            e.function(),
+            e.code());
+      }
+    }
+  }
+
+  private static boolean staleHandle(NvmlException e) {
+    return e.code() == NvmlReturn.INVALID_ARGUMENT || e.code() == NvmlReturn.NOT_FOUND;
   }
 
   private ObservedGpu observeOne(GpuIndex index) {
@@ -193,8 +228,21 @@ public final class NodeObserver {
       ProfileName giName,
       Map<Long, String> migUuids) {
     var result = new ArrayList<LiveComputeInstance>();
-    for (var ciProfile :
-        ciProfiles.computeIfAbsent(profileKey, k -> nvml.computeInstanceProfiles(gi))) {
+    List<ComputeInstanceProfile> profiles = ciProfiles.get(profileKey);
+    if (profiles == null) {
+      profiles = nvml.computeInstanceProfiles(gi);
+      if (profiles.isEmpty()) {
+        // Every GPU instance has compute-instance profiles. NVML answers INVALID_ARGUMENT both for
+        // an index past the last profile and for a GPU instance destroyed since it was listed, so
+        // none at all means the latter: read again, and never keep "none" for the profile.
+        throw new NvmlException(
+            "nvmlGpuInstanceGetComputeInstanceProfileInfo",
+            NvmlReturn.INVALID_ARGUMENT,
+            "GPU instance " + giId + " has no compute-instance profiles: it is gone");
+      }
+      ciProfiles.put(profileKey, profiles);
+    }
+    for (var ciProfile : profiles) {
       for (var ci : nvml.computeInstances(gi, ciProfile.id())) {
         var info = nvml.computeInstanceInfo(ci);
         ProfileName name = giName.computeInstance(ciProfile.sliceCount());
