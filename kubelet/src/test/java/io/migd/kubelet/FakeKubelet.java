@@ -53,6 +53,7 @@ public final class FakeKubelet implements AutoCloseable {
   private final Set<String> openStreams = ConcurrentHashMap.newKeySet();
   private final AtomicInteger refusals = new AtomicInteger();
   private volatile Runnable onRegister = () -> {};
+  private volatile boolean closed;
   private final Server server;
 
   private FakeKubelet(Path directory) {
@@ -146,6 +147,7 @@ public final class FakeKubelet implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    closed = true;
     server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     for (var channel : plugins.values()) {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
@@ -182,6 +184,12 @@ public final class FakeKubelet implements AutoCloseable {
       var previous = plugins.put(resource, channel);
       if (previous != null) {
         previous.shutdownNow();
+      }
+      if (closed) {
+        // a Register that was running while the kubelet closed: its channel is not left open
+        channel.shutdownNow();
+        response.onError(Status.UNAVAILABLE.withDescription("kubelet closed").asRuntimeException());
+        return;
       }
       // the stream outlives this Register call: fork, or it is cancelled when Register returns
       Context.current().fork().run(() -> watch(resource, channel));
