@@ -193,6 +193,20 @@ public final class ClaimCheckpoint implements ClaimedDevices {
     writeThrough(mine);
   }
 
+  /**
+   * Records the claim in memory only: every reader sees it at once, and the file gets it with the
+   * next write through. For a record a crash may lose (a prepare that changes nothing in NVML has
+   * nothing to undo), so the prepare waits for one flush to the disk instead of two.
+   */
+  public void hold(CheckpointClaim claim) {
+    synchronized (changing) {
+      var next = new LinkedHashMap<>(claims);
+      next.put(claim.claim().uid(), claim);
+      claims = next;
+      ++version;
+    }
+  }
+
   /** Forgets the claim and writes the file through; nothing happens for an unknown claim. */
   public void remove(String uid) {
     long mine;

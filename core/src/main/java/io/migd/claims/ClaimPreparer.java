@@ -201,7 +201,14 @@ public final class ClaimPreparer implements AutoCloseable {
       for (Wanted w : wanted) {
         devices.add(planned(w));
       }
-      checkpoint.put(new CheckpointClaim(key, false, devices, pods));
+      var begun = new CheckpointClaim(key, false, devices, pods);
+      if (wanted.stream().anyMatch(ClaimPreparer::changesNvml)) {
+        // on the disk before NVML changes anything, so a restart can undo what a crash left
+        checkpoint.put(begun);
+      } else {
+        // nothing for a restart to undo: the answer waits for one flush to the disk, not two
+        checkpoint.hold(begun);
+      }
       var done = new ArrayList<Device>();
       var cdiDevices = new ArrayList<CdiDevice>();
       int handled = 0;
@@ -242,6 +249,20 @@ public final class ClaimPreparer implements AutoCloseable {
       log.warn("claim={} prepare failed", key.uid(), e);
       return new PrepareAnswer.Failed(key, "preparing claim " + key.label() + ": " + e);
     }
+  }
+
+  /**
+   * Whether preparing the device may change NVML's state: a dynamic GPU's instance created (or
+   * overlapping idle ones destroyed), its MIG mode switched. A static device, and an admin's view
+   * of a dynamic one, are taken as they are.
+   */
+  private static boolean changesNvml(Wanted w) {
+    return !w.adminAccess()
+        && switch (w.origin()) {
+          case WholeGpu(var _, var _, var dynamic) -> dynamic;
+          case StaticSlice _ -> false;
+          case DynamicPlacement _ -> true;
+        };
   }
 
   /** The device as the checkpoint records it before NVML is touched. */
