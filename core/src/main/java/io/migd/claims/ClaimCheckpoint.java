@@ -195,8 +195,8 @@ public final class ClaimCheckpoint implements ClaimedDevices {
 
   /**
    * Records the claim in memory only: every reader sees it at once, and the file gets it with the
-   * next write through. For a record a crash may lose (a prepare that changes nothing in NVML has
-   * nothing to undo), so the prepare waits for one flush to the disk instead of two.
+   * next write through. For a record a crash may lose: a prepare's start, until NVML is about to
+   * change (one that changes nothing leaves nothing to undo, and waits for one flush, not two).
    */
   public void hold(CheckpointClaim claim) {
     synchronized (changing) {

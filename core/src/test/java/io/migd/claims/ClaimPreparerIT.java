@@ -285,7 +285,7 @@ class ClaimPreparerIT {
   }
 
   @Test
-  void aStaticPrepareFlushesTheCheckpointOnceAndACreatingOneBeforeNvmlChangesAnything() {
+  void aPrepareThatChangesNothingInNvmlFlushesTheCheckpointOnceAndACreatingOneBeforeNvml() {
     var gpu = new GpuIndex(1);
     rig.extra.add(
         ClaimsRig.device("static-gpu-1", new DeviceOrigin.WholeGpu(gpu, gpuUuid(1), false)));
@@ -327,11 +327,18 @@ class ClaimPreparerIT {
         .singleElement()
         .satisfies(d -> assertThat(d.completed()).isTrue());
 
-    prepared(rig.prepare(rig.allocate("made", rig.deviceAt(0, "1g.5gb", 2))));
+    LiveGpuInstance idle = rig.idleInstance(0, "1g.5gb", 2);
+    prepared(rig.prepare(rig.allocate("reused", rig.deviceAt(0, "1g.5gb", 2))));
+
+    // an idle instance taken as it is: nothing to undo either
+    assertThat(rig.instances(0)).containsExactly(idle);
+    assertThat(onDiskBeforeAnswer.get(1)).startsWith("reused: ").doesNotContain("\"reused\"");
+
+    prepared(rig.prepare(rig.allocate("made", rig.deviceAt(0, "1g.5gb", 4))));
 
     // an instance created: its claim was on the disk before NVML created it
-    assertThat(onDiskBeforeAnswer).hasSize(2);
-    assertThat(onDiskBeforeAnswer.get(1)).startsWith("made: ").contains("\"made\"");
+    assertThat(rig.instances(0)).hasSize(2);
+    assertThat(onDiskBeforeAnswer.get(2)).startsWith("made: ").contains("\"made\"");
   }
 
   private static String read(Path file) {
