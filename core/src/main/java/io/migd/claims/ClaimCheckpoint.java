@@ -193,6 +193,20 @@ public final class ClaimCheckpoint implements ClaimedDevices {
     writeThrough(mine);
   }
 
+  /**
+   * Records the claim in memory only: every reader sees it at once, and the file gets it with the
+   * next write through. For a record a crash may lose: a prepare's start, until NVML is about to
+   * change (one that changes nothing leaves nothing to undo, and waits for one flush, not two).
+   */
+  public void hold(CheckpointClaim claim) {
+    synchronized (changing) {
+      var next = new LinkedHashMap<>(claims);
+      next.put(claim.claim().uid(), claim);
+      claims = next;
+      ++version;
+    }
+  }
+
   /** Forgets the claim and writes the file through; nothing happens for an unknown claim. */
   public void remove(String uid) {
     long mine;

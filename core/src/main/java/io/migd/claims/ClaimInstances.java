@@ -63,28 +63,11 @@ final class ClaimInstances {
           if (!mode.current()) {
             enableMig(name, placement.gpu(), device, others);
           }
-          ObservedGpu seen = observer.observe(placement.gpu());
-          LiveGpuInstance exact = null;
-          var overlapping = new ArrayList<LiveGpuInstance>();
-          for (LiveGpuInstance gi : seen.gpuInstances()) {
-            int start = gi.placement().start();
-            int size = gi.placement().size();
-            if (start >= placement.start() + placement.size()
-                || placement.start() >= start + size) {
-              continue;
-            }
-            refuseOwnedOrBusy(name, seen, gi, others);
-            if (gi.profileId() == placement.giProfileId()
-                && start == placement.start()
-                && size == placement.size()) {
-              exact = gi;
-            } else {
-              overlapping.add(gi);
-            }
-          }
-          for (LiveGpuInstance gi : overlapping) {
+          Survey at = survey(name, placement, others);
+          for (LiveGpuInstance gi : at.besides()) {
             destroy(name, device, gi);
           }
+          LiveGpuInstance exact = at.exact().orElse(null);
           int slices = nvml.gpuInstanceProfileById(device, placement.giProfileId()).sliceCount();
           GpuInstanceHandle gi;
           int giId;
@@ -134,6 +117,74 @@ final class ClaimInstances {
           int ciId = nvml.computeInstanceInfo(ci).id();
           return new Made(giId, ciId, migUuid(device, giId, ciId), exact != null);
         });
+  }
+
+  /**
+   * The idle MIG device of exactly {@code placement} when a claim can take it as it is (MIG on, its
+   * compute instance spanning it, nothing else overlapping the placement), so {@link #place} would
+   * change nothing in NVML; empty otherwise. Refuses, as {@link #place} does, when another claim or
+   * a process holds an instance overlapping the placement.
+   */
+  Optional<Made> reusable(String name, DynamicPlacement placement, List<Owner> others) {
+    return nvml.inSequence(
+        () -> {
+          DeviceHandle device = gpu(name, placement.gpu(), placement.gpuUuid());
+          if (!nvml.migMode(device).current()) {
+            return Optional.empty();
+          }
+          Survey at = survey(name, placement, others);
+          if (!at.besides().isEmpty()) {
+            return Optional.empty();
+          }
+          int slices = nvml.gpuInstanceProfileById(device, placement.giProfileId()).sliceCount();
+          return at.exact()
+              .flatMap(
+                  gi ->
+                      spanning(gi, slices)
+                          .filter(ci -> !ci.uuid().isEmpty())
+                          .map(ci -> new Made(gi.id(), ci.id(), ci.uuid(), true)));
+        });
+  }
+
+  /**
+   * The GPU instances overlapping a placement, each checked to be neither another claim's nor in
+   * use by a process.
+   */
+  private record Survey(DynamicPlacement placement, List<LiveGpuInstance> overlapping) {
+    Survey {
+      overlapping = List.copyOf(overlapping);
+    }
+
+    /** The instance of exactly the placement's profile, start and size. */
+    Optional<LiveGpuInstance> exact() {
+      return overlapping.stream().filter(this::isExact).findFirst();
+    }
+
+    /** The overlapping instances other than the exact one. */
+    List<LiveGpuInstance> besides() {
+      return overlapping.stream().filter(gi -> !isExact(gi)).toList();
+    }
+
+    private boolean isExact(LiveGpuInstance gi) {
+      return gi.profileId() == placement.giProfileId()
+          && gi.placement().start() == placement.start()
+          && gi.placement().size() == placement.size();
+    }
+  }
+
+  private Survey survey(String name, DynamicPlacement placement, List<Owner> others) {
+    ObservedGpu seen = observer.observe(placement.gpu());
+    var overlapping = new ArrayList<LiveGpuInstance>();
+    for (LiveGpuInstance gi : seen.gpuInstances()) {
+      int start = gi.placement().start();
+      int size = gi.placement().size();
+      if (start >= placement.start() + placement.size() || placement.start() >= start + size) {
+        continue;
+      }
+      refuseOwnedOrBusy(name, seen, gi, others);
+      overlapping.add(gi);
+    }
+    return new Survey(placement, overlapping);
   }
 
   /**

@@ -19,6 +19,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -201,13 +202,18 @@ public final class ClaimPreparer implements AutoCloseable {
       for (Wanted w : wanted) {
         devices.add(planned(w));
       }
-      checkpoint.put(new CheckpointClaim(key, false, devices, pods));
+      var begun = new CheckpointClaim(key, false, devices, pods);
+      // in memory at once, so other claims and the pool see it; on the disk only before NVML
+      // changes anything, so a restart can undo what a crash left. A static device or an idle
+      // instance taken as it is leaves nothing to undo: its answer waits for one flush, not two.
+      checkpoint.hold(begun);
+      var durable = new Once(() -> checkpoint.put(begun));
       var done = new ArrayList<Device>();
       var cdiDevices = new ArrayList<CdiDevice>();
       int handled = 0;
       try {
         for (; handled < wanted.size(); handled++) {
-          Device one = make(key, wanted.get(handled), devices.get(handled), made);
+          Device one = make(key, wanted.get(handled), devices.get(handled), made, durable);
           if (one != null) {
             done.add(one);
             cdiDevices.add(
@@ -296,8 +302,11 @@ public final class ClaimPreparer implements AutoCloseable {
     };
   }
 
-  /** Makes or checks one device on its GPU's lane; null for an admin device that does not exist. */
-  private Device make(ClaimKey key, Wanted w, Device planned, Tally tally) {
+  /**
+   * Makes or checks one device on its GPU's lane; null for an admin device that does not exist.
+   * {@code durable} runs before NVML changes anything.
+   */
+  private Device make(ClaimKey key, Wanted w, Device planned, Tally tally, Runnable durable) {
     String name = planned.name();
     GpuIndex gpu = planned.gpu();
     return lanes.run(
@@ -306,6 +315,7 @@ public final class ClaimPreparer implements AutoCloseable {
             switch (w.origin()) {
               case WholeGpu(var g, var uuid, var dynamic) -> {
                 if (dynamic && !w.adminAccess()) {
+                  durable.run();
                   instances.wholeGpu(name, g, uuid, others(key, g));
                 }
                 yield planned;
@@ -318,7 +328,14 @@ public final class ClaimPreparer implements AutoCloseable {
                       .map(m -> planned.made(m.gpuInstanceId(), m.computeInstanceId(), m.migUuid()))
                       .orElse(null);
                 }
-                var made = instances.place(name, p, others(key, p.gpu()));
+                var made =
+                    instances
+                        .reusable(name, p, others(key, p.gpu()))
+                        .orElseGet(
+                            () -> {
+                              durable.run();
+                              return instances.place(name, p, others(key, p.gpu()));
+                            });
                 tally.add(made.reused());
                 log.info(
                     "claim={} device={} gpu={} gi={} ci={} reused={}",
@@ -417,6 +434,26 @@ public final class ClaimPreparer implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("claim={} unprepare failed", key.uid(), e);
       return new UnprepareAnswer.Failed(key, "unpreparing claim " + key.label() + ": " + e);
+    }
+  }
+
+  /**
+   * Runs its work the first time it is run, and never again (a claim's devices are made one after
+   * another, so nobody waits for it).
+   */
+  private static final class Once implements Runnable {
+    private final Runnable work;
+    private final AtomicBoolean done = new AtomicBoolean();
+
+    Once(Runnable work) {
+      this.work = work;
+    }
+
+    @Override
+    public void run() {
+      if (done.compareAndSet(false, true)) {
+        work.run();
+      }
     }
   }
 

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.migd.claims.AllocatedClaim.Result;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveGpuInstance;
+import io.migd.pool.DeviceOrigin;
 import io.migd.profiles.Placement;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -277,6 +282,71 @@ class ClaimPreparerIT {
     assertThat(answers).extracting(PrepareAnswer::claim).containsExactly(a, b);
     assertThat(rig.instances(0)).hasSize(1);
     assertThat(rig.instances(1)).hasSize(1);
+  }
+
+  @Test
+  void aPrepareThatChangesNothingInNvmlFlushesTheCheckpointOnceAndACreatingOneBeforeNvml() {
+    var gpu = new GpuIndex(1);
+    rig.extra.add(
+        ClaimsRig.device("static-gpu-1", new DeviceOrigin.WholeGpu(gpu, gpuUuid(1), false)));
+    Path file = dir.resolve("state").resolve(ClaimCheckpoint.FILE_NAME);
+    // what the disk holds when the CDI spec is written: after NVML, before the answer's record
+    var onDiskBeforeAnswer = new ArrayList<String>();
+    ClaimCdi peeking =
+        new ClaimCdi() {
+          @Override
+          public List<String> write(String claimUid, List<CdiDevice> devices) {
+            onDiskBeforeAnswer.add(claimUid + ": " + (Files.exists(file) ? read(file) : "none"));
+            return rig.cdi.write(claimUid, devices);
+          }
+
+          @Override
+          public void remove(String claimUid) {
+            rig.cdi.remove(claimUid);
+          }
+        };
+    rig.preparer.close();
+    rig.preparer =
+        new ClaimPreparer(
+            rig.claims,
+            rig::pool,
+            _ -> true,
+            rig.nvml,
+            ClaimsRig.CATALOG,
+            peeking,
+            rig.settings(),
+            ClaimEvents.NONE,
+            rig.claims);
+
+    prepared(rig.prepare(rig.allocate("static", "static-gpu-1")));
+
+    // nothing of a whole static GPU to undo after a crash: no record flushed before the answer's
+    assertThat(onDiskBeforeAnswer).containsExactly("static: none");
+    assertThat(read(file)).contains("\"static\"");
+    assertThat(rig.preparer.claimed().all())
+        .singleElement()
+        .satisfies(d -> assertThat(d.completed()).isTrue());
+
+    LiveGpuInstance idle = rig.idleInstance(0, "1g.5gb", 2);
+    prepared(rig.prepare(rig.allocate("reused", rig.deviceAt(0, "1g.5gb", 2))));
+
+    // an idle instance taken as it is: nothing to undo either
+    assertThat(rig.instances(0)).containsExactly(idle);
+    assertThat(onDiskBeforeAnswer.get(1)).startsWith("reused: ").doesNotContain("\"reused\"");
+
+    prepared(rig.prepare(rig.allocate("made", rig.deviceAt(0, "1g.5gb", 4))));
+
+    // an instance created: its claim was on the disk before NVML created it
+    assertThat(rig.instances(0)).hasSize(2);
+    assertThat(onDiskBeforeAnswer.get(2)).startsWith("made: ").contains("\"made\"");
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test

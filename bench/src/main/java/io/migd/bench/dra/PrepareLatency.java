@@ -40,6 +40,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -81,7 +82,10 @@ public final class PrepareLatency {
    * process spent meanwhile (the bench does nothing else, so it is the prepare's own work, whatever
    * preemption did to the wall clock).
    */
-  record Sample(long answer, long inNvml, long cpu, long gc) {}
+  record Sample(long answer, long inNvml, long cpu, long gc, Instant from, Instant to) {}
+
+  /** One kind at one latency, with the publisher's count as it was when its node closed. */
+  record Row(int latency, String kind, List<Sample> samples, int published, int handedOver) {}
 
   private static final OperatingSystemMXBean OS =
       (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -91,9 +95,8 @@ public final class PrepareLatency {
     int fast = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     int slow = args.length > 1 ? Integer.parseInt(args[1]) : 10;
     int warmUp = args.length > 2 ? Integer.parseInt(args[2]) : 50;
-    System.out.println(
-        "latency  kind     samples  answer p50/p99 ms     answer-NVML p50/p99   CPU mean ms"
-            + "  GC in samples max/total ms  slice writes done of handed over");
+    var rows = new ArrayList<Row>();
+    var flushes = new DiskFlushes();
     for (int latency : new int[] {0, 750}) {
       int samples = latency == 0 ? fast : slow;
       int warm = latency == 0 ? warmUp : 2;
@@ -114,11 +117,17 @@ public final class PrepareLatency {
           repeat(node, preparer, device, warm, new ArrayList<>());
           repeat(node, preparer, device, samples, reused);
         }
-        print(latency, "created", created, node);
-        print(latency, "reused", reused, node);
-        print(latency, "static", statics, node);
+        rows.add(node.row(latency, "created", created));
+        rows.add(node.row(latency, "reused", reused));
+        rows.add(node.row(latency, "static", statics));
       }
     }
+    flushes.stop();
+    System.out.println(
+        "latency  kind     samples  answer p50/p99 ms     answer-NVML p50/p99   answer-NVML-fsync"
+            + " p50/p99   CPU mean ms  GC in samples max/total ms  slice writes done of handed"
+            + " over");
+    rows.forEach(row -> print(row, flushes));
   }
 
   /** Prepares and unprepares a claim of {@code device} {@code times} times; times the prepares. */
@@ -126,6 +135,8 @@ public final class PrepareLatency {
       BenchNode node, ClaimPreparer preparer, String device, int times, List<Sample> samples) {
     for (int i = 0; i < times; i++) {
       ClaimKey claim = node.allocate(device);
+      Map<String, long[]> before = SchedStat.TRACE ? SchedStat.read() : Map.of();
+      Instant from = Instant.now();
       long nvmlBefore = node.nvml.timeInNvml().toNanos();
       long cpuBefore = OS.getProcessCpuTime();
       long gcBefore = gcMillis();
@@ -135,10 +146,14 @@ public final class PrepareLatency {
       long cpu = OS.getProcessCpuTime() - cpuBefore;
       long gc = gcMillis() - gcBefore;
       long inNvml = node.nvml.timeInNvml().toNanos() - nvmlBefore;
+      Instant to = Instant.now();
       if (!(answer instanceof PrepareAnswer.Prepared)) {
         throw new IllegalStateException("prepare of " + device + " failed: " + answer);
       }
-      samples.add(new Sample(took, inNvml, cpu, gc));
+      samples.add(new Sample(took, inNvml, cpu, gc, from, to));
+      if (SchedStat.TRACE && took - inNvml > SchedStat.SLOW.toNanos()) {
+        SchedStat.report(device, from, took, inNvml, before);
+      }
       var unprepared = preparer.unprepare(List.of(claim)).getFirst();
       if (!(unprepared instanceof UnprepareAnswer.Unprepared)) {
         throw new IllegalStateException("unprepare of " + device + " failed: " + unprepared);
@@ -146,26 +161,35 @@ public final class PrepareLatency {
     }
   }
 
-  private static void print(int latency, String kind, List<Sample> samples, BenchNode node) {
+  private static void print(Row row, DiskFlushes flushes) {
+    List<Sample> samples = row.samples();
     long[] answers = samples.stream().mapToLong(Sample::answer).sorted().toArray();
     long[] own = samples.stream().mapToLong(s -> s.answer() - s.inNvml()).sorted().toArray();
+    long[] ownBesidesDisk =
+        samples.stream()
+            .mapToLong(s -> s.answer() - s.inNvml() - flushes.within(s.from(), s.to()))
+            .sorted()
+            .toArray();
     // the process CPU clock ticks in 10 ms steps: only the mean over many prepares says something
     double cpuMean = samples.stream().mapToLong(Sample::cpu).average().orElse(0) / 1e6;
     System.out.printf(
         Locale.ROOT,
-        "%5d ms  %-7s  %7d  %8.2f / %8.2f   %8.2f / %8.2f   %8.2f      %5d / %5d        %d of %d%n",
-        latency,
-        kind,
+        "%5d ms  %-7s  %7d  %8.2f / %8.2f   %8.2f / %8.2f   %8.2f / %8.2f   %8.2f      %5d / %5d"
+            + "        %d of %d%n",
+        row.latency(),
+        row.kind(),
         samples.size(),
         percentile(answers, 50),
         percentile(answers, 99),
         percentile(own, 50),
         percentile(own, 99),
+        percentile(ownBesidesDisk, 50),
+        percentile(ownBesidesDisk, 99),
         cpuMean,
         samples.stream().mapToLong(Sample::gc).max().orElse(0),
         samples.stream().mapToLong(Sample::gc).sum(),
-        node.publisher.published().isPresent() ? 1 : 0,
-        node.handedOver.get());
+        row.published(),
+        row.handedOver());
   }
 
   /**
@@ -259,6 +283,12 @@ public final class PrepareLatency {
               });
       rebuild();
       return preparer;
+    }
+
+    /** The samples of one kind, with what the publisher did so far. */
+    Row row(int latency, String kind, List<Sample> samples) {
+      return new Row(
+          latency, kind, samples, publisher.published().isPresent() ? 1 : 0, handedOver.get());
     }
 
     /** Observes the node again, rebuilds the pool and hands it to the publisher. */
