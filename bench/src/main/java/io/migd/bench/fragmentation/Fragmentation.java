@@ -29,7 +29,9 @@ import java.util.stream.IntStream;
  *
  * <p>Arguments: seeds (default 20, seeds 1..n), events per seed (default 10,000), offered load
  * (default 0.9: memory slices asked for over the node's, on average), and optionally one seed to
- * trace: only that seed runs, and migd's order prints the node at each refusal.
+ * trace: only that seed runs, and migd's order prints the node at each refusal. With {@code
+ * -Dfragmentation.order=fuller-gpu-first} the first column is the {@link FullerGpuFirst} experiment
+ * instead of migd's order.
  */
 public final class Fragmentation {
   static final String DRIVER = "gpu.nvidia.com";
@@ -44,6 +46,10 @@ public final class Fragmentation {
 
   /** migd's order: the pool as {@code PoolBuilder} builds it. */
   static final Order MIGD_ORDER = (gpus, held) -> MigdPool.build(DRIVER, NODE, gpus, held);
+
+  /** The experiment {@link FullerGpuFirst}: migd's devices, fuller GPUs' slices first. */
+  static final Order FULLER_GPU_FIRST =
+      (gpus, held) -> FullerGpuFirst.of(MIGD_ORDER.pool(gpus, held), held);
 
   /** NVIDIA's order: the same devices, each GPU's sorted by name. */
   static final Order NVIDIA_ORDER = (gpus, held) -> NvidiaOrder.of(MIGD_ORDER.pool(gpus, held));
@@ -71,6 +77,13 @@ public final class Fragmentation {
 
   /** Runs every seed over both orders and prints one line per seed and the totals. */
   public static void main(String[] args) {
+    Order first =
+        switch (System.getProperty("fragmentation.order", "migd")) {
+          case "migd" -> MIGD_ORDER;
+          case "fuller-gpu-first" -> FULLER_GPU_FIRST;
+          default ->
+              throw new IllegalArgumentException("-Dfragmentation.order: migd or fuller-gpu-first");
+        };
     int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
     int count = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
     double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.9;
@@ -102,7 +115,7 @@ public final class Fragmentation {
       var events = Workload.events(seed, count, mix, load, memorySlices);
       print(
           args[3],
-          run(events, gpus, MIGD_ORDER, System.out::println),
+          run(events, gpus, first, System.out::println),
           run(events, gpus, NVIDIA_ORDER, _ -> {}));
       return;
     }
@@ -115,7 +128,7 @@ public final class Fragmentation {
               var events = Workload.events(seed, count, mix, load, memorySlices);
               results[seed] =
                   new Result[] {
-                    run(events, gpus, MIGD_ORDER, _ -> {}), run(events, gpus, NVIDIA_ORDER, _ -> {})
+                    run(events, gpus, first, _ -> {}), run(events, gpus, NVIDIA_ORDER, _ -> {})
                   };
             });
     for (int seed = 1; seed <= seeds; seed++) {
