@@ -140,9 +140,10 @@ public final class NodeObserver {
    * One GPU read while another thread may be changing it: readers (the REST API's check, the
    * snapshot, a prepare's look at its GPU) do not wait for a plan, so a GPU or compute instance
    * listed a moment ago can be gone when its details are asked for, and NVML answers {@code
-   * INVALID_ARGUMENT} or {@code NOT_FOUND} for the stale handle. Such a read starts again, at most
-   * {@link #READS_PER_OBSERVATION} times in all; any other error, or the same one every time, is
-   * the GPU's error.
+   * INVALID_ARGUMENT} or {@code NOT_FOUND} for the stale handle ({@code NOT_SUPPORTED} for a GPU
+   * whose MIG mode went off after it was read as on). Such a read starts again, at most {@link
+   * #READS_PER_OBSERVATION} times in all; any other error, or the same one every time, is the GPU's
+   * error.
    */
   private ObservedGpu observeConsistently(GpuIndex index) {
     for (int read = 1; ; read++) {
@@ -162,7 +163,9 @@ public final class NodeObserver {
   }
 
   private static boolean staleHandle(NvmlException e) {
-    return e.code() == NvmlReturn.INVALID_ARGUMENT || e.code() == NvmlReturn.NOT_FOUND;
+    return e.code() == NvmlReturn.INVALID_ARGUMENT
+        || e.code() == NvmlReturn.NOT_FOUND
+        || e.code() == NvmlReturn.NOT_SUPPORTED;
   }
 
   private ObservedGpu observeOne(GpuIndex index) {
@@ -202,7 +205,19 @@ public final class NodeObserver {
       DeviceHandle device, String uuid, PciInfo pci, long memoryMiB) {
     Map<Long, String> migUuids = migDeviceUuids(device);
     var result = new ArrayList<LiveGpuInstance>();
-    var profiles = giProfiles.computeIfAbsent(uuid, u -> nvml.gpuInstanceProfiles(device));
+    List<GpuInstanceProfile> profiles = giProfiles.get(uuid);
+    if (profiles == null) {
+      profiles = nvml.gpuInstanceProfiles(device);
+      if (profiles.isEmpty()) {
+        // NVML answers NOT_SUPPORTED for every profile of a GPU whose MIG mode went off after it
+        // was read as on: read again, and never keep "none" for the GPU
+        throw new NvmlException(
+            "nvmlDeviceGetGpuInstanceProfileInfo",
+            NvmlReturn.NOT_SUPPORTED,
+            "no GPU-instance profiles with MIG on: the MIG mode changed");
+      }
+      giProfiles.put(uuid, profiles);
+    }
     for (GpuInstanceProfile profile : profiles) {
       ProfileName giName =
           DriverProfileNames.of(profile, memoryMiB, catalog.byPciDeviceId(pci.deviceId()));

@@ -16,6 +16,7 @@ import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.ProfileName;
 import io.migd.sim.SimulatedNvml;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
@@ -40,9 +41,13 @@ class NodeObserverRaceIT {
    */
   private volatile IntPredicate destroyAfter = n -> false;
 
+  /** Whether the next MIG-mode read is followed by every instance destroyed and MIG off. */
+  private volatile boolean migOffAfterModeRead;
+
   private final AtomicInteger listed = new AtomicInteger();
   private SimulatedNvml sim;
   private Nvml nvml;
+  private GpuInstanceHandle oneG;
   private GpuInstanceHandle threeG;
   private ComputeInstanceHandle threeGCompute;
 
@@ -52,6 +57,16 @@ class NodeObserverRaceIT {
     sim.init("A100-SXM4-40GB");
     NvmlCallObserver plan =
         (function, result) -> {
+          if (function.equals("nvmlDeviceGetMigMode") && migOffAfterModeRead) {
+            migOffAfterModeRead = false;
+            for (var gi : List.of(oneG, threeG)) {
+              for (var ci : nvml.computeInstances(gi, gi == oneG ? 0 : 2)) {
+                nvml.destroyComputeInstance(ci);
+              }
+              nvml.destroyGpuInstance(gi);
+            }
+            nvml.setMigMode(nvml.deviceByIndex(0), false);
+          }
           if (function.equals(LISTED) && destroyAfter.test(listed.incrementAndGet())) {
             destroyAfter = n -> false;
             // the plan's thread, as it were: the instance goes between the read's two calls
@@ -63,10 +78,10 @@ class NodeObserverRaceIT {
     var device = nvml.deviceByIndex(0);
     nvml.setMigMode(device, true);
     var a100 = CATALOG.byKey("A100-SXM4-40GB").orElseThrow();
-    int oneG = a100.giProfile(ProfileName.parse("1g.5gb")).orElseThrow().id();
+    int oneGId = a100.giProfile(ProfileName.parse("1g.5gb")).orElseThrow().id();
     int threeGId = a100.giProfile(ProfileName.parse("3g.20gb")).orElseThrow().id();
-    var one = nvml.createGpuInstance(device, oneG, new InstancePlacement(0, 1));
-    nvml.createComputeInstance(one, 0, new InstancePlacement(0, 1));
+    oneG = nvml.createGpuInstance(device, oneGId, new InstancePlacement(0, 1));
+    nvml.createComputeInstance(oneG, 0, new InstancePlacement(0, 1));
     threeG = nvml.createGpuInstance(device, threeGId, new InstancePlacement(4, 4));
     threeGCompute = nvml.createComputeInstance(threeG, 2, new InstancePlacement(0, 3));
   }
@@ -127,6 +142,35 @@ class NodeObserverRaceIT {
             .findFirst()
             .orElseThrow();
     assertThat(threeG.computeInstances()).as("its compute instance").hasSize(1);
+  }
+
+  /**
+   * MIG turned off between the read of the mode and the read of the instances (a reshape to a whole
+   * GPU): the read starts again and sees MIG off; and the GPU's profiles are not kept as "none", or
+   * once MIG is on again its instances would never be seen.
+   */
+  @Test
+  void migTurnedOffWhileTheGpuIsReadIsReadAgainAndLaterInstancesAreSeen() {
+    var observer = new NodeObserver(nvml, CATALOG);
+    var device = nvml.deviceByIndex(0);
+    migOffAfterModeRead = true;
+
+    ObservedGpu off = observer.observe(new GpuIndex(0));
+    assertThat(off.migMode().current()).as("read again: MIG is off now").isFalse();
+    assertThat(off.gpuInstances()).isEmpty();
+
+    nvml.setMigMode(device, true);
+    var a100 = CATALOG.byKey("A100-SXM4-40GB").orElseThrow();
+    var gi =
+        nvml.createGpuInstance(
+            device,
+            a100.giProfile(ProfileName.parse("7g.40gb")).orElseThrow().id(),
+            new InstancePlacement(0, 8));
+    nvml.createComputeInstance(gi, 4, new InstancePlacement(0, 7));
+    assertThat(observer.observe(new GpuIndex(0)).gpuInstances())
+        .as("the 7g instance made after MIG came back")
+        .extracting(g -> g.profile().toString())
+        .containsExactly("7g.40gb");
   }
 
   @Test
