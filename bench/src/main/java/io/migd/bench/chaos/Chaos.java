@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * <p>Exit status 0 when no invariant was violated, 1 otherwise, 2 on bad usage.
  */
 public final class Chaos {
-  /** The label the Node carries when migd first starts. */
+  /** The label the Node carries when migd first starts (device-plugin mode). */
   static final String FIRST_CONFIG = "all-balanced";
 
   /** Held so the level sticks: the mock API server logs every request, gRPC every socket option. */
@@ -61,19 +61,21 @@ public final class Chaos {
     JUL_ROOT.setLevel(Level.SEVERE);
     Arrays.stream(JUL_ROOT.getHandlers()).forEach(h -> h.setLevel(Level.SEVERE));
     var report = new ChaosReport(seed);
-    Path work = Files.createTempDirectory(Path.of("/tmp"), "migd-chaos-");
+    Files.createDirectories(settings.work());
+    Path work = Files.createTempDirectory(settings.work(), "migd-chaos-");
     System.out.printf(
         "chaos seed=%d mode=%s work=%s trace=%s%n", seed, settings.mode(), work, settings.trace());
     ScheduledExecutorService sampler =
         Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().factory());
     long start = System.nanoTime();
+    String firstConfig = settings.dra() ? OpGenerator.ALL_DYNAMIC : FIRST_CONFIG;
     try (var node =
             new ChaosNode(
                 settings.migdJar().toAbsolutePath(),
                 work,
                 settings.models(),
                 seed,
-                FIRST_CONFIG,
+                firstConfig,
                 settings);
         BufferedWriter trace = Files.newBufferedWriter(settings.trace(), StandardCharsets.UTF_8)) {
       node.migd.start("");
@@ -82,7 +84,7 @@ public final class Chaos {
       }
       String configs = node.migd.get("/api/v1/configs").orElseThrow().body();
       var catalog = NodeCatalog.of(node.nvml(), configs);
-      var run = new ChaosRun(node, catalog, report, settings, FIRST_CONFIG);
+      var run = new ChaosRun(node, catalog, report, settings, firstConfig);
       sampler.scheduleAtFixedRate(
           () -> sample(node, report, start),
           0,
@@ -95,8 +97,11 @@ public final class Chaos {
               + settings.models()
               + " rate="
               + settings.rate()
+              + " mode="
+              + settings.mode()
               + "\n");
-      var generator = new OpGenerator(seed, catalog, settings.settleEvery(), settings.kills());
+      var generator =
+          new OpGenerator(seed, catalog, settings.settleEvery(), settings.kills(), settings.dra());
       long pause = Math.round(1e9 / settings.rate());
       // operations are timed from the moment migd first became ready
       long opsStart = System.nanoTime();
