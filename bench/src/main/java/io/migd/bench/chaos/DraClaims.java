@@ -26,6 +26,7 @@ import io.migd.pool.testing.TestClaim;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -57,6 +58,12 @@ final class DraClaims {
     }
   }
 
+  /** How long a prepare waits for the published pool to be whole and readable. */
+  private static final Duration POOL_PATIENCE = Duration.ofSeconds(3);
+
+  /** The same once the node settled: a pool still not whole then is a finding. */
+  private static final Duration SETTLED_POOL_PATIENCE = Duration.ofSeconds(30);
+
   private final ChaosNode node;
   private final ChaosReport report;
   private final TestAllocator allocator = new TestAllocator();
@@ -78,11 +85,17 @@ final class DraClaims {
    * returns how that went.
    */
   String prepare(int step, String request, String name) throws InterruptedException {
+    return prepare(step, request, name, POOL_PATIENCE);
+  }
+
+  private String prepare(int step, String request, String name, Duration poolPatience)
+      throws InterruptedException {
     Optional<FakeDraKubelet.Plugin> plugin = node.draPlugin();
     if (plugin.isEmpty()) {
       return "migd not registered";
     }
-    Optional<List<PublishedSlice>> pool = pool(step);
+    // a generation being written is incomplete for a moment, and an outage hides it
+    Optional<List<PublishedSlice>> pool = pool(step, poolPatience);
     if (pool.isEmpty()) {
       return "pool not readable";
     }
@@ -239,7 +252,7 @@ final class DraClaims {
     int n = 0;
     for (String request : requests) {
       String name = "probe-" + step + "-" + n++;
-      String outcome = prepare(step, request, name);
+      String outcome = prepare(step, request, name, SETTLED_POOL_PATIENCE);
       if (outcome.startsWith("does not fit")) {
         continue;
       }
@@ -464,6 +477,17 @@ final class DraClaims {
    * The pool's newest generation when it is readable and whole; a violation when it breaks the
    * API's rules.
    */
+  private Optional<List<PublishedSlice>> pool(int step, Duration patience)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + patience.toNanos();
+    Optional<List<PublishedSlice>> pool = pool(step);
+    while (pool.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      pool = pool(step);
+    }
+    return pool;
+  }
+
   private Optional<List<PublishedSlice>> pool(int step) {
     Optional<PublishedPool> read;
     try {
