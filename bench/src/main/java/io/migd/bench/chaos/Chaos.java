@@ -78,6 +78,16 @@ public final class Chaos {
                 firstConfig,
                 settings);
         BufferedWriter trace = Files.newBufferedWriter(settings.trace(), StandardCharsets.UTF_8)) {
+      // a runner ended by a signal takes its migd along (its try-with-resources does not run)
+      Thread orphans =
+          Thread.ofPlatform()
+              .unstarted(
+                  () -> {
+                    if (node.migd.life() != null) {
+                      node.migd.kill();
+                    }
+                  });
+      Runtime.getRuntime().addShutdownHook(orphans);
       node.migd.start("");
       if (!node.migd.awaitReady(settings.settleTimeout())) {
         throw new IllegalStateException("migd did not become ready:\n" + node.migd.life().tail(40));
@@ -136,6 +146,7 @@ public final class Chaos {
       sampler.shutdownNow();
       sampler.awaitTermination(60, TimeUnit.SECONDS);
       sample(node, report, start);
+      Runtime.getRuntime().removeShutdownHook(orphans);
     } finally {
       sampler.shutdownNow();
     }

@@ -48,7 +48,7 @@ final class ChaosNode implements AutoCloseable {
   static final String DRIVER = "gpu.nvidia.com";
 
   /** How long a DRA operation waits for migd's registration socket after a restart. */
-  private static final Duration REGISTRATION_PATIENCE = Duration.ofSeconds(10);
+  private static final Duration REGISTRATION_PATIENCE = Duration.ofSeconds(2);
 
   final Path work;
   final Path nvmlSim;

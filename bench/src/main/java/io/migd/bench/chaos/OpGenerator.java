@@ -168,7 +168,7 @@ final class OpGenerator {
       }
       return intent(config);
     }
-    if (roll < 84) {
+    if (roll < 82) {
       String faults = draFaults(gpu);
       if (kills) {
         return new Op.Kill(faults);
