@@ -201,12 +201,17 @@ final class ChaosNode implements AutoCloseable {
    * (down, or still starting).
    */
   Optional<FakeDraKubelet.Plugin> draPlugin() throws InterruptedException {
+    return draPlugin(REGISTRATION_PATIENCE);
+  }
+
+  /** {@link #draPlugin()}, waiting up to {@code patience} for the registration socket. */
+  Optional<FakeDraKubelet.Plugin> draPlugin(Duration patience) throws InterruptedException {
     MigdDaemon.Life life = migd.life();
     if (draPlugin != null && draPluginLife == life.number && Files.exists(registrySocket)) {
       return Optional.of(draPlugin);
     }
     closeDraPlugin();
-    long deadline = System.nanoTime() + REGISTRATION_PATIENCE.toNanos();
+    long deadline = System.nanoTime() + patience.toNanos();
     while (life.process.isAlive() && System.nanoTime() < deadline) {
       if (Files.exists(registrySocket)) {
         try {

@@ -61,7 +61,10 @@ final class DraClaims {
   /** How long a prepare waits for the published pool to be whole and readable. */
   private static final Duration POOL_PATIENCE = Duration.ofSeconds(3);
 
-  /** The same once the node settled: a pool still not whole then is a finding. */
+  /**
+   * The same once the node settled (and the wait for migd's registration then): a pool still not
+   * whole, or migd not registered, then is a finding.
+   */
   private static final Duration SETTLED_POOL_PATIENCE = Duration.ofSeconds(30);
 
   private final ChaosNode node;
@@ -90,7 +93,11 @@ final class DraClaims {
 
   private String prepare(int step, String request, String name, Duration poolPatience)
       throws InterruptedException {
-    Optional<FakeDraKubelet.Plugin> plugin = node.draPlugin();
+    // once the node settled, migd registers again within its socket check (slow on a loaded box)
+    Optional<FakeDraKubelet.Plugin> plugin =
+        poolPatience.equals(SETTLED_POOL_PATIENCE)
+            ? node.draPlugin(SETTLED_POOL_PATIENCE)
+            : node.draPlugin();
     if (plugin.isEmpty()) {
       return "migd not registered";
     }
@@ -266,7 +273,7 @@ final class DraClaims {
       if (claim.isEmpty()) {
         continue;
       }
-      Optional<FakeDraKubelet.Plugin> plugin = node.draPlugin();
+      Optional<FakeDraKubelet.Plugin> plugin = node.draPlugin(SETTLED_POOL_PATIENCE);
       String unprepared =
           plugin.isEmpty() ? "migd not registered" : unprepare(step, plugin.get(), claim.get());
       if (!unprepared.startsWith("unprepared")) {
