@@ -52,8 +52,9 @@ final class ClaimInstances {
   /**
    * Makes the MIG device of {@code placement} for device {@code name}: enables MIG first on a
    * Hopper or later GPU, reuses an idle instance of the profile at the placement, destroys idle
-   * instances that overlap it, then creates the GPU instance and the compute instance spanning it.
-   * {@code others} are what the other claims own on the GPU.
+   * instances that overlap it (and, when its profile needs the GPU's optical-flow engine, an idle
+   * one holding it: NVML refuses a second), then creates the GPU instance and the compute instance
+   * spanning it. {@code others} are what the other claims own on the GPU.
    */
   Made place(String name, DynamicPlacement placement, List<Owner> others) {
     return nvml.inSequence(
@@ -63,7 +64,7 @@ final class ClaimInstances {
           if (!mode.current()) {
             enableMig(name, placement.gpu(), device, others);
           }
-          Survey at = survey(name, placement, others);
+          Survey at = survey(name, device, placement, others);
           for (LiveGpuInstance gi : at.besides()) {
             destroy(name, device, gi);
           }
@@ -132,7 +133,7 @@ final class ClaimInstances {
           if (!nvml.migMode(device).current()) {
             return Optional.empty();
           }
-          Survey at = survey(name, placement, others);
+          Survey at = survey(name, device, placement, others);
           if (!at.besides().isEmpty()) {
             return Optional.empty();
           }
@@ -172,13 +173,22 @@ final class ClaimInstances {
     }
   }
 
-  private Survey survey(String name, DynamicPlacement placement, List<Owner> others) {
+  /**
+   * The instances in the placement's way: those overlapping it, and one holding the GPU's
+   * optical-flow engine when the placement's profile needs it (a {@code +me} profile).
+   */
+  private Survey survey(
+      String name, DeviceHandle device, DynamicPlacement placement, List<Owner> others) {
     ObservedGpu seen = observer.observe(placement.gpu());
+    boolean needsOfa = usesOfa(device, placement.giProfileId());
     var overlapping = new ArrayList<LiveGpuInstance>();
     for (LiveGpuInstance gi : seen.gpuInstances()) {
       int start = gi.placement().start();
       int size = gi.placement().size();
-      if (start >= placement.start() + placement.size() || placement.start() >= start + size) {
+      boolean disjoint =
+          start >= placement.start() + placement.size() || placement.start() >= start + size;
+      // the GPU's one optical-flow engine: another instance holding it is in the way too
+      if (disjoint && !(needsOfa && usesOfa(device, gi.profileId()))) {
         continue;
       }
       refuseOwnedOrBusy(name, seen, gi, others);
@@ -254,6 +264,11 @@ final class ClaimInstances {
           }
           return null;
         });
+  }
+
+  /** Whether GPU-instance profile {@code giProfileId} takes an optical-flow engine. */
+  private boolean usesOfa(DeviceHandle device, int giProfileId) {
+    return nvml.gpuInstanceProfileById(device, giProfileId).ofaCount() > 0;
   }
 
   /** The GPU's minor number, checking it is still the GPU the pool named. */

@@ -114,6 +114,23 @@ class ClaimPreparerIT {
         .containsExactly(new Placement(1, 1), new Placement(3, 1));
   }
 
+  /**
+   * The GPU has one optical-flow engine: an idle {@code +me} instance (a static spell's, left when
+   * the GPU turned dynamic) holds it, so NVML refuses another {@code +me} instance at any
+   * placement. Found by the DRA chaos run (seed 2, A30): the claim failed with {@code
+   * INSUFFICIENT_RESOURCES} on every retry.
+   */
+  @Test
+  void destroysAnIdleInstanceHoldingTheOnlyOfaEngineThePlacementNeeds() {
+    rig.idleInstance(0, "1g.5gb+me", 0);
+
+    prepared(rig.prepare(rig.allocate("c1", rig.deviceAt(0, "1g.5gb+me", 1))));
+
+    assertThat(rig.instances(0))
+        .extracting(LiveGpuInstance::placement)
+        .containsExactly(new Placement(1, 1));
+  }
+
   @Test
   void neverDestroysAnInstanceAProcessUses() {
     LiveGpuInstance busy = rig.idleInstance(0, "2g.10gb", 0);

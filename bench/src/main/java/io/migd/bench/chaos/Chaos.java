@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * <p>Exit status 0 when no invariant was violated, 1 otherwise, 2 on bad usage.
  */
 public final class Chaos {
-  /** The label the Node carries when migd first starts. */
+  /** The label the Node carries when migd first starts (device-plugin mode). */
   static final String FIRST_CONFIG = "all-balanced";
 
   /** Held so the level sticks: the mock API server logs every request, gRPC every socket option. */
@@ -61,28 +61,40 @@ public final class Chaos {
     JUL_ROOT.setLevel(Level.SEVERE);
     Arrays.stream(JUL_ROOT.getHandlers()).forEach(h -> h.setLevel(Level.SEVERE));
     var report = new ChaosReport(seed);
-    Path work = Files.createTempDirectory(Path.of("/tmp"), "migd-chaos-");
+    Files.createDirectories(settings.work());
+    Path work = Files.createTempDirectory(settings.work(), "migd-chaos-");
     System.out.printf(
         "chaos seed=%d mode=%s work=%s trace=%s%n", seed, settings.mode(), work, settings.trace());
     ScheduledExecutorService sampler =
         Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().factory());
     long start = System.nanoTime();
+    String firstConfig = settings.dra() ? OpGenerator.ALL_DYNAMIC : FIRST_CONFIG;
     try (var node =
             new ChaosNode(
                 settings.migdJar().toAbsolutePath(),
                 work,
                 settings.models(),
                 seed,
-                FIRST_CONFIG,
+                firstConfig,
                 settings);
         BufferedWriter trace = Files.newBufferedWriter(settings.trace(), StandardCharsets.UTF_8)) {
+      // a runner ended by a signal takes its migd along (its try-with-resources does not run)
+      Thread orphans =
+          Thread.ofPlatform()
+              .unstarted(
+                  () -> {
+                    if (node.migd.life() != null) {
+                      node.migd.kill();
+                    }
+                  });
+      Runtime.getRuntime().addShutdownHook(orphans);
       node.migd.start("");
       if (!node.migd.awaitReady(settings.settleTimeout())) {
         throw new IllegalStateException("migd did not become ready:\n" + node.migd.life().tail(40));
       }
       String configs = node.migd.get("/api/v1/configs").orElseThrow().body();
       var catalog = NodeCatalog.of(node.nvml(), configs);
-      var run = new ChaosRun(node, catalog, report, settings, FIRST_CONFIG);
+      var run = new ChaosRun(node, catalog, report, settings, firstConfig);
       sampler.scheduleAtFixedRate(
           () -> sample(node, report, start),
           0,
@@ -95,8 +107,11 @@ public final class Chaos {
               + settings.models()
               + " rate="
               + settings.rate()
+              + " mode="
+              + settings.mode()
               + "\n");
-      var generator = new OpGenerator(seed, catalog, settings.settleEvery(), settings.kills());
+      var generator =
+          new OpGenerator(seed, catalog, settings.settleEvery(), settings.kills(), settings.dra());
       long pause = Math.round(1e9 / settings.rate());
       // operations are timed from the moment migd first became ready
       long opsStart = System.nanoTime();
@@ -131,6 +146,7 @@ public final class Chaos {
       sampler.shutdownNow();
       sampler.awaitTermination(60, TimeUnit.SECONDS);
       sample(node, report, start);
+      Runtime.getRuntime().removeShutdownHook(orphans);
     } finally {
       sampler.shutdownNow();
     }

@@ -8,23 +8,30 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.migd.dra.FakeDraKubelet;
 import io.migd.kubelet.FakeKubelet;
 import io.migd.kubelet.FakePodResources;
 import io.migd.sim.Kubeconfig;
 import io.migd.sim.SimulatedNvml;
+import io.migd.sim.SimulatedProc;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The node a chaos run drives: the simulator's state file, the API server (the fabric8 mock in CRUD
  * mode, which can answer 500 for a while) holding the Node, the test kubelet (device manager and
- * PodResources) on unix sockets, and migd.
+ * PodResources) on unix sockets, and migd. In DRA mode the API server answers as Kubernetes 1.36
+ * and also holds the ResourceSlices and ResourceClaims, the node has a proc tree (capability nodes,
+ * boot id) and a CDI directory, and the kubelet is the DRA one ({@link FakeDraKubelet}), registered
+ * again whenever migd's registration socket comes back.
  */
 final class ChaosNode implements AutoCloseable {
   static final String NODE = "chaos-node";
@@ -37,6 +44,12 @@ final class ChaosNode implements AutoCloseable {
    */
   static final Duration ALLOCATION_GRACE = Duration.ofSeconds(10);
 
+  /** migd's DRA driver name (its default, NVIDIA's). */
+  static final String DRIVER = "gpu.nvidia.com";
+
+  /** How long a DRA operation waits for migd's registration socket after a restart. */
+  private static final Duration REGISTRATION_PATIENCE = Duration.ofSeconds(2);
+
   final Path work;
   final Path nvmlSim;
   final Path state;
@@ -46,12 +59,21 @@ final class ChaosNode implements AutoCloseable {
   final KubernetesClient client;
   final FakePodResources podResources;
   final MigdDaemon migd;
+  final boolean dra;
   private final Path podResourcesDir;
+  private final Path registrySocket;
   private FakeKubelet kubelet;
+  private FakeDraKubelet.Plugin draPlugin;
+  private int draPluginLife;
 
-  /** The crud dispatcher, answering 500 to every request until {@link #failUntil} has passed. */
+  /**
+   * The crud dispatcher, answering 500 to every request until {@link #failFor}'s time has passed;
+   * {@code /version} answers as Kubernetes 1.36 once {@link #kubernetes136} was called (the mock
+   * server's own version answer does not reach a dispatcher of one's own).
+   */
   static final class OutageDispatcher extends KubernetesCrudDispatcher {
     private volatile long failUntilNanos = System.nanoTime();
+    private volatile boolean kubernetes136;
     final AtomicInteger failed = new AtomicInteger();
 
     void failFor(long nanos) {
@@ -62,6 +84,10 @@ final class ChaosNode implements AutoCloseable {
       failUntilNanos = System.nanoTime();
     }
 
+    void kubernetes136() {
+      kubernetes136 = true;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
       if (System.nanoTime() - failUntilNanos < 0) {
@@ -69,6 +95,13 @@ final class ChaosNode implements AutoCloseable {
         return new MockResponse()
             .setResponseCode(500)
             .setBody("{\"kind\":\"Status\",\"status\":\"Failure\",\"code\":500}");
+      }
+      if (kubernetes136 && request.getPath().equals("/version")) {
+        return new MockResponse()
+            .setResponseCode(200)
+            .setBody(
+                "{\"major\":\"1\",\"minor\":\"36\",\"gitVersion\":\"v1.36.0\","
+                    + "\"platform\":\"linux/amd64\"}");
       }
       return super.dispatch(request);
     }
@@ -84,6 +117,10 @@ final class ChaosNode implements AutoCloseable {
     server =
         new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init();
+    this.dra = settings.dra();
+    if (dra) {
+      api.kubernetes136();
+    }
     client = server.createClient();
     client
         .nodes()
@@ -98,9 +135,12 @@ final class ChaosNode implements AutoCloseable {
     Path kubeconfig =
         Kubeconfig.write(work.resolve("kubeconfig"), client.getConfiguration().getMasterUrl());
     // unix socket paths must stay under 108 bytes
-    pluginDir = Files.createTempDirectory(Path.of("/tmp"), "chaos-dp");
-    podResourcesDir = Files.createTempDirectory(Path.of("/tmp"), "chaos-pr");
-    kubelet = FakeKubelet.start(pluginDir);
+    pluginDir = Files.createTempDirectory(settings.work(), "chaos-dp");
+    podResourcesDir = Files.createTempDirectory(settings.work(), "chaos-pr");
+    registrySocket = pluginDir.resolve("registry").resolve(DRIVER + "-reg.sock");
+    if (!dra) {
+      kubelet = FakeKubelet.start(pluginDir);
+    }
     podResources = FakePodResources.start(podResourcesDir.resolve("kubelet.sock"));
     var env = new HashMap<String, String>();
     env.put("NVML_SIM_STATE", state.toString());
@@ -115,14 +155,99 @@ final class ChaosNode implements AutoCloseable {
     env.put("MIGD_RECONCILE_MAXBACKOFF", settings.resync().toSeconds() + "s");
     env.put("MIGD_KUBELET_ALLOCATIONGRACE", ALLOCATION_GRACE.toSeconds() + "s");
     env.put("MIGD_HEALTH_RECOVERYPERIOD", "20s");
+    if (dra) {
+      draEnvironment(env);
+    }
     migd = new MigdDaemon(jar, work, models, env, HttpClient.newHttpClient());
+  }
+
+  /**
+   * migd as the node's DRA driver, as the DRA end-to-end tests start it: CDI on (its refresh
+   * command a no-op), the registration and plugin sockets in the runner's socket directory, the
+   * proc tree of this node's GPUs (GPU minor = index, as the simulator numbers them).
+   */
+  private void draEnvironment(Map<String, String> env) throws IOException {
+    var gpus =
+        nvml().gpus().stream()
+            .map(
+                g ->
+                    !g.migCapable()
+                        ? new SimulatedProc.Gpu(g.index(), 0, 0)
+                        : g.model().startsWith("A30")
+                            ? new SimulatedProc.Gpu(g.index(), 4, 4)
+                            : new SimulatedProc.Gpu(g.index(), 8, 7))
+            .toList();
+    Path proc = work.resolve("proc");
+    SimulatedProc.write(proc, gpus);
+    Files.createDirectories(registrySocket.getParent());
+    env.put("MIGD_KUBELET_MODE", "dra");
+    env.put("MIGD_CDI_ENABLED", "true");
+    env.put("MIGD_CDI_REFRESHCOMMAND", "true");
+    env.put("MIGD_CDI_DIR", Files.createDirectories(work.resolve("cdi")).toString());
+    env.put("MIGD_DRA_REGISTRYDIR", registrySocket.getParent().toString());
+    env.put("MIGD_DRA_PLUGINDIR", pluginDir.resolve("plugin").toString());
+    env.put("MIGD_DRA_PROCROOT", proc.toString());
+    env.put("MIGD_SYSFSROOT", work.resolve("sys").toString());
+  }
+
+  /** migd's state directory (its DRA checkpoint). */
+  Path stateDir() {
+    return work.resolve("statedir");
+  }
+
+  /**
+   * (DRA) The kubelet's registration with migd's current life: registers again after a restart or a
+   * removed registration socket, waiting a little for the socket; empty when migd does not register
+   * (down, or still starting).
+   */
+  Optional<FakeDraKubelet.Plugin> draPlugin() throws InterruptedException {
+    return draPlugin(REGISTRATION_PATIENCE);
+  }
+
+  /** {@link #draPlugin()}, waiting up to {@code patience} for the registration socket. */
+  Optional<FakeDraKubelet.Plugin> draPlugin(Duration patience) throws InterruptedException {
+    MigdDaemon.Life life = migd.life();
+    if (draPlugin != null && draPluginLife == life.number && Files.exists(registrySocket)) {
+      return Optional.of(draPlugin);
+    }
+    closeDraPlugin();
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (life.process.isAlive() && System.nanoTime() < deadline) {
+      if (Files.exists(registrySocket)) {
+        try {
+          draPlugin = FakeDraKubelet.register(registrySocket);
+          draPluginLife = life.number;
+          return Optional.of(draPlugin);
+        } catch (RuntimeException e) {
+          // a socket the killed life left behind, or the new one not answering yet
+        }
+      }
+      Thread.sleep(200);
+    }
+    return Optional.empty();
+  }
+
+  /** (DRA) The kubelet's plugin watcher loses migd: the registration socket is removed. */
+  void removeRegistration() throws IOException, InterruptedException {
+    closeDraPlugin();
+    Files.deleteIfExists(registrySocket);
+  }
+
+  private void closeDraPlugin() throws InterruptedException {
+    if (draPlugin != null) {
+      draPlugin.close();
+      draPlugin = null;
+    }
   }
 
   FakeKubelet kubelet() {
     return kubelet;
   }
 
-  /** The kubelet restarts: every file of its directory goes, a new {@code kubelet.sock} appears. */
+  /**
+   * The kubelet restarts: every file of its directory goes, a new {@code kubelet.sock} appears
+   * (device plugin only).
+   */
   void restartKubelet() throws InterruptedException {
     kubelet = FakeKubelet.restart(kubelet);
   }
@@ -139,15 +264,25 @@ final class ChaosNode implements AutoCloseable {
         : node.getMetadata().getLabels();
   }
 
+  private static void deleteTree(Path dir) throws IOException {
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
   @Override
   public void close() throws Exception {
     migd.stop();
     podResources.close();
-    kubelet.close();
+    if (kubelet != null) {
+      kubelet.close();
+    }
+    closeDraPlugin();
     client.close();
     server.destroy();
-    FakeKubelet.deleteEveryFile(pluginDir);
-    Files.deleteIfExists(pluginDir);
+    deleteTree(pluginDir);
     FakeKubelet.deleteEveryFile(podResourcesDir);
     Files.deleteIfExists(podResourcesDir);
   }

@@ -74,6 +74,11 @@ final class ChaosReport {
     return kills + killFaults;
   }
 
+  /** How the operations of {@code kind} ended, by outcome. */
+  synchronized Map<String, Integer> outcomes(String kind) {
+    return Map.copyOf(outcomes.getOrDefault(kind, Map.of()));
+  }
+
   synchronized List<Duration> convergeTimes() {
     return List.copyOf(convergeTimes);
   }

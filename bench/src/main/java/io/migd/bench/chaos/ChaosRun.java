@@ -3,6 +3,8 @@ package io.migd.bench.chaos;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -10,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * Runs the operations on a {@link ChaosNode}, keeps what the runner has asked for (the newest
@@ -23,6 +26,8 @@ final class ChaosRun {
   private final ChaosSettings settings;
   private final Holders holders;
   private final IntentLedger intents;
+  private final NodeCatalog catalog;
+  private final DraClaims claims;
 
   ChaosRun(
       ChaosNode node,
@@ -35,6 +40,8 @@ final class ChaosRun {
     this.settings = settings;
     this.holders = new Holders(node.nvmlSim, node.state, node.podResources);
     this.intents = new IntentLedger(catalog, firstConfig);
+    this.catalog = catalog;
+    this.claims = new DraClaims(node, report);
   }
 
   /** Runs one operation; returns how it ended, for the trace. */
@@ -49,10 +56,9 @@ final class ChaosRun {
           case Op.StartPod(var which, var pod) -> holders.startPod(node.kubelet(), which, pod);
           case Op.EndPod(var which) -> holders.endPod(which);
           case Op.Xid(var gpu, var which, var code) -> xid(gpu, which, code);
-          case Op.KubeletRestart() -> {
-            node.restartKubelet();
-            yield "restarted";
-          }
+          case Op.Prepare(var request, var claim) -> claims.prepare(step, request, claim);
+          case Op.Unprepare(var which) -> claims.unprepare(step, which);
+          case Op.KubeletRestart() -> kubeletRestart();
           case Op.ApiOutage(var seconds) -> {
             node.api.failFor(Duration.ofSeconds(seconds).toNanos());
             intents.disrupted(Duration.ofSeconds(seconds + 10));
@@ -60,10 +66,23 @@ final class ChaosRun {
           }
           case Op.Kill(var faults) -> kill(step, faults);
           case Op.Hostile(var kind) -> hostile(step, kind);
-          case Op.Settle() -> settle(step);
+          case Op.Settle() -> node.dra ? draSettle(step) : settle(step);
         };
     report.operation(op.line().split("\t")[0], outcome.replaceAll("[0-9]+ ms", "").strip());
     return outcome;
+  }
+
+  private String kubeletRestart() throws InterruptedException {
+    if (!node.dra) {
+      node.restartKubelet();
+      return "restarted";
+    }
+    try {
+      node.removeRegistration();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return "registration socket removed";
   }
 
   private String put(int step, Op.PutLayout put) {
@@ -206,6 +225,10 @@ final class ChaosRun {
           node.migd.get("/actuator/health/readiness").map(r -> r.statusCode() == 200).orElse(false);
       return;
     }
+    if (node.dra && life.process.isAlive()) {
+      claims.check(step);
+      claims.checkPool(step);
+    }
     Optional<HttpResponse<String>> liveness = node.migd.get("/actuator/health/liveness");
     if (life.process.isAlive() && liveness.map(r -> r.statusCode() != 200).orElse(true)) {
       report.violation(
@@ -240,11 +263,10 @@ final class ChaosRun {
   }
 
   /**
-   * Faults stop, pods end, processes exit; then the node must converge to the newest intent within
-   * the bound of migd being ready and the last allocation's grace being over, and be at rest as
-   * {@link SettleCheck} says.
+   * The faults stop (API server answers, migd restarted without NVML faults), pods end, processes
+   * exit; false (a violation) when migd does not become ready.
    */
-  private String settle(int step) throws InterruptedException {
+  private boolean faultsStopped(int step) throws InterruptedException {
     node.api.end();
     holders.releaseAll();
     MigdDaemon.Life life = node.migd.life();
@@ -256,6 +278,69 @@ final class ChaosRun {
           step,
           "migd becomes ready",
           "not ready within " + settings.settleTimeout() + ":\n" + node.migd.life().tail(30));
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * DRA mode's settle: faults stop and processes exit; the claims in doubt are unprepared, and of
+   * the prepared ones every other is kept when the newest intent is {@code all-dynamic} (none when
+   * it is static: its GPUs stay blocked while claims hold them); then the node must converge
+   * ({@link SettleCheck#draDifferences}) within the bound, and a fresh claim of every profile the
+   * pool still fits must prepare and unprepare.
+   */
+  private String draSettle(int step) throws InterruptedException {
+    if (!faultsStopped(step)) {
+      return "not ready";
+    }
+    long deadline = System.nanoTime() + settings.settleTimeout().toNanos();
+    List<Intent> newest = intents.newest();
+    boolean dynamic = newest.stream().allMatch(i -> OpGenerator.ALL_DYNAMIC.equals(i.config()));
+    Optional<List<DraClaims.Known>> kept = claims.unprepareAllBut(step, dynamic, deadline);
+    if (kept.isEmpty()) {
+      return "a claim did not unprepare";
+    }
+    long start = System.nanoTime();
+    List<String> differences = SettleCheck.draDifferences(node, newest, kept.get());
+    while (!differences.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(250);
+      differences = SettleCheck.draDifferences(node, newest, kept.get());
+    }
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    if (!differences.isEmpty()) {
+      report.violation(
+          step,
+          "the node converges to the newest intent",
+          "not within " + settings.settleTimeout() + ": " + differences);
+      return "did not converge";
+    }
+    report.converged(took);
+    if (took.compareTo(settings.convergeBound()) > 0) {
+      report.violation(
+          step,
+          "converges within the bound",
+          "took " + took.toMillis() + " ms, bound " + settings.convergeBound().toMillis() + " ms");
+    }
+    claims.probe(step, probes());
+    return "converged in " + took.toMillis() + " ms, " + kept.get().size() + " claims kept";
+  }
+
+  /** One request of every profile the node's GPUs have, and a whole GPU. */
+  private List<String> probes() {
+    var requests = new TreeSet<String>();
+    catalog.gpus().forEach(g -> g.profiles().forEach(p -> requests.add("profile=" + p)));
+    requests.add("type=gpu");
+    return List.copyOf(requests);
+  }
+
+  /**
+   * Faults stop, pods end, processes exit; then the node must converge to the newest intent within
+   * the bound of migd being ready and the last allocation's grace being over, and be at rest as
+   * {@link SettleCheck} says.
+   */
+  private String settle(int step) throws InterruptedException {
+    if (!faultsStopped(step)) {
       return "not ready";
     }
     // the clock starts once migd is ready and the last Allocate's grace is over: until then the

@@ -15,6 +15,8 @@ import java.util.Set;
  *     (default twice the resync period)
  * @param settleTimeout how long a settle waits before it reports that the node did not converge
  * @param kills whether migd is killed (and restarted with NVML faults); off for a soak of one life
+ * @param work the directory under which the run makes its own work directory ({@code migd-chaos-*}:
+ *     migd's logs, the node's files), and the kubelet's socket directories
  */
 record ChaosSettings(
     String mode,
@@ -30,7 +32,8 @@ record ChaosSettings(
     Duration convergeBound,
     Duration settleTimeout,
     Duration sampleEvery,
-    boolean kills) {
+    boolean kills,
+    Path work) {
   /** Eight GPUs of mixed models: six MIG models, one 4-slice A30, one T4 without MIG. */
   static final String MODELS =
       "A100-SXM4-40GB,A100-SXM4-80GB,H100-SXM5-80GB,H200,A30,B200,H100-NVL,T4";
@@ -51,15 +54,22 @@ record ChaosSettings(
           "converge-bound",
           "settle-timeout",
           "sample-every",
-          "kills");
+          "kills",
+          "work");
 
   static final String USAGE =
-      "usage: Chaos --mode=device-plugin --seed=N --minutes=M --rate=OPS_PER_S --trace=FILE"
+      "usage: Chaos --mode=device-plugin|dra --seed=N --minutes=M --rate=OPS_PER_S --trace=FILE"
           + " [--replay=FILE] [--migd-jar=daemon/target/migd.jar] [--models="
           + MODELS
           + "]"
           + " [--resync=5] [--settle-every=60] [--converge-bound=SECONDS] [--settle-timeout=180]"
-          + " [--sample-every=60] [--kills=on|off] [--seconds=S instead of --minutes]";
+          + " [--sample-every=60] [--kills=on|off] [--work=/tmp] [--seconds=S instead of"
+          + " --minutes]";
+
+  /** Whether this run drives migd as the node's DRA driver ({@code --mode=dra}). */
+  boolean dra() {
+    return mode.equals("dra");
+  }
 
   static ChaosSettings parse(List<String> args) {
     Map<String, String> options = new HashMap<>();
@@ -74,11 +84,8 @@ record ChaosSettings(
       options.put(name, arg.substring(arg.indexOf('=') + 1));
     }
     String mode = options.getOrDefault("mode", "device-plugin");
-    if (!mode.equals("device-plugin")) {
-      throw new IllegalArgumentException(
-          "--mode="
-              + mode
-              + ": only device-plugin is built so far (dra: issue 20, next increment)");
+    if (!mode.equals("device-plugin") && !mode.equals("dra")) {
+      throw new IllegalArgumentException("--mode=" + mode + ": device-plugin or dra\n" + USAGE);
     }
     Duration duration =
         options.containsKey("seconds")
@@ -102,6 +109,7 @@ record ChaosSettings(
             : resync.multipliedBy(2),
         Duration.ofSeconds(Long.parseLong(options.getOrDefault("settle-timeout", "180"))),
         Duration.ofSeconds(Long.parseLong(options.getOrDefault("sample-every", "60"))),
-        !options.getOrDefault("kills", "on").equals("off"));
+        !options.getOrDefault("kills", "on").equals("off"),
+        Path.of(options.getOrDefault("work", "/tmp")));
   }
 }

@@ -43,8 +43,20 @@ record NvmlView(List<NvmlView.Gpu> gpus) {
     }
   }
 
-  /** A GPU instance and its compute instances. */
-  record GpuInstance(int id, String profile, List<ComputeInstance> computeInstances) {
+  /**
+   * A GPU instance and its compute instances.
+   *
+   * @param profileId its GPU-instance profile id
+   * @param start the start of its placement, in memory slices
+   * @param size the size of its placement, in memory slices
+   */
+  record GpuInstance(
+      int id,
+      String profile,
+      int profileId,
+      int start,
+      int size,
+      List<ComputeInstance> computeInstances) {
     GpuInstance {
       computeInstances = List.copyOf(computeInstances);
     }
@@ -91,7 +103,14 @@ record NvmlView(List<NvmlView.Gpu> gpus) {
               new ComputeInstance(
                   ci.path("id").asInt(), ci.path("profile").asText(), ci.path("uuid").asText()));
         }
-        instances.add(new GpuInstance(gi.path("id").asInt(), gi.path("profile").asText(), cis));
+        instances.add(
+            new GpuInstance(
+                gi.path("id").asInt(),
+                gi.path("profile").asText(),
+                gi.path("profileId").asInt(),
+                gi.path("placement").path("start").asInt(),
+                gi.path("placement").path("size").asInt(),
+                cis));
       }
       var pids = new HashSet<Integer>();
       g.path("processes").forEach(p -> pids.add(p.path("pid").asInt()));

@@ -36,6 +36,29 @@ sealed interface Op {
     }
   }
 
+  /**
+   * (DRA) A claim {@code chaos/<claim>} for one device ({@code request}: {@code profile=<name>} or
+   * {@code type=gpu}) is allocated by the test allocator from the published pool, created in the
+   * API server, and prepared by the kubelet ({@code NodePrepareResources}).
+   */
+  record Prepare(String request, String claim) implements Op {
+    @Override
+    public String line() {
+      return "prepare\t" + request + "\t" + claim;
+    }
+  }
+
+  /**
+   * (DRA) The kubelet unprepares the {@code which}-th claim it knows ({@code
+   * NodeUnprepareResources}); once that succeeds the claim is deleted.
+   */
+  record Unprepare(int which) implements Op {
+    @Override
+    public String line() {
+      return "unprepare\t" + which;
+    }
+  }
+
   /** Ends the {@code which}-th attached process. */
   record Detach(int which) implements Op {
     @Override
@@ -71,7 +94,10 @@ sealed interface Op {
     }
   }
 
-  /** The kubelet restarts: its directory is emptied and a new {@code kubelet.sock} appears. */
+  /**
+   * The kubelet restarts: its directory is emptied and a new {@code kubelet.sock} appears (device
+   * plugin); in DRA mode the plugin's registration socket is removed (migd registers again).
+   */
   record KubeletRestart() implements Op {
     @Override
     public String line() {
@@ -129,6 +155,8 @@ sealed interface Op {
       case "label" -> new Label(f.get(1));
       case "attach" -> new Attach(integer(f, 1), integer(f, 2), integer(f, 3));
       case "detach" -> new Detach(integer(f, 1));
+      case "prepare" -> new Prepare(f.get(1), f.get(2));
+      case "unprepare" -> new Unprepare(integer(f, 1));
       case "pod" -> new StartPod(integer(f, 1), f.get(2));
       case "endpod" -> new EndPod(integer(f, 1));
       case "xid" -> new Xid(integer(f, 1), integer(f, 2), integer(f, 3));

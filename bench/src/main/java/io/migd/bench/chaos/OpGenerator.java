@@ -24,6 +24,19 @@ final class OpGenerator {
           "nvmlDeviceGetMigMode",
           "nvmlDeviceGetGpuInstances");
 
+  /** NVML calls a DRA prepare or unprepare makes (and the loop's MIG-mode read). */
+  private static final List<String> DRA_FAULTABLE =
+      List.of(
+          "nvmlDeviceCreateGpuInstanceWithPlacement",
+          "nvmlGpuInstanceCreateComputeInstanceWithPlacement",
+          "nvmlComputeInstanceDestroy",
+          "nvmlGpuInstanceDestroy",
+          "nvmlDeviceSetMigMode",
+          "nvmlDeviceGetGpuInstances");
+
+  /** The config that makes every MIG-capable GPU dynamic (DRA mode's usual intent). */
+  static final String ALL_DYNAMIC = "all-dynamic";
+
   private static final List<String> CODES =
       List.of(
           "NVML_ERROR_UNKNOWN",
@@ -38,25 +51,33 @@ final class OpGenerator {
   private final NodeCatalog catalog;
   private final int settleEvery;
   private final boolean kills;
+  private final boolean dra;
   private int step;
   private int pids = 40_000;
   private int pods;
+  private int claims;
+  private int backToDynamicAt = -1;
 
   /**
    * {@code kills} false leaves out SIGKILL and NVML faults (which need a restart), so one migd
-   * lives the whole run and its resources show a trend.
+   * lives the whole run and its resources show a trend. {@code dra} draws DRA mode's operations
+   * ({@link #nextDra}) instead of the device plugin's.
    */
-  OpGenerator(long seed, NodeCatalog catalog, int settleEvery, boolean kills) {
+  OpGenerator(long seed, NodeCatalog catalog, int settleEvery, boolean kills, boolean dra) {
     this.random = new Random(seed);
     this.catalog = catalog;
     this.settleEvery = settleEvery;
     this.kills = kills;
+    this.dra = dra;
   }
 
   Op next() {
     step++;
     if (step % settleEvery == 0) {
       return new Op.Settle();
+    }
+    if (dra) {
+      return nextDra();
     }
     int gpu = random.nextInt(catalog.gpus().size());
     int roll = random.nextInt(100);
@@ -98,6 +119,84 @@ final class OpGenerator {
       }
     }
     return new Op.Hostile(random.nextInt(HostileRequests.COUNT));
+  }
+
+  /**
+   * DRA mode: claims prepared and unprepared, processes on the slices, XIDs, the plugin's
+   * registration socket removed, API outages, kills with faults aimed at a prepare's or an
+   * unprepare's NVML calls, hostile requests, and now and then an intent that turns the GPUs static
+   * and back to dynamic. No pods or explicit layouts (the device plugin's).
+   */
+  private Op nextDra() {
+    int gpu = random.nextInt(catalog.gpus().size());
+    int roll = random.nextInt(100);
+    if (backToDynamicAt > 0 && step >= backToDynamicAt) {
+      // a static spell lasts a few operations: most of the run exercises dynamic GPUs
+      backToDynamicAt = -1;
+      return intent(ALL_DYNAMIC);
+    }
+    if (roll < 32) {
+      NodeCatalog.Gpu g = catalog.gpus().get(gpu);
+      String request =
+          g.profiles().isEmpty() || random.nextInt(12) == 0
+              ? "type=gpu"
+              : "profile=" + g.profiles().get(random.nextInt(g.profiles().size()));
+      return new Op.Prepare(request, "claim-" + claims++);
+    }
+    if (roll < 54) {
+      return new Op.Unprepare(random.nextInt(32));
+    }
+    if (roll < 62) {
+      return new Op.Attach(gpu, random.nextInt(8), pids++);
+    }
+    if (roll < 68) {
+      return new Op.Detach(random.nextInt(16));
+    }
+    if (roll < 72) {
+      return new Op.Xid(gpu, random.nextInt(8), XIDS[random.nextInt(XIDS.length)]);
+    }
+    if (roll < 74) {
+      return new Op.KubeletRestart();
+    }
+    if (roll < 77) {
+      return new Op.ApiOutage(1 + random.nextInt(8));
+    }
+    if (roll < 79) {
+      String config = random.nextInt(3) > 0 ? ALL_DYNAMIC : config();
+      if (!config.equals(ALL_DYNAMIC)) {
+        backToDynamicAt = step + 4 + random.nextInt(12);
+      }
+      return intent(config);
+    }
+    if (roll < 82) {
+      String faults = draFaults(gpu);
+      if (kills) {
+        return new Op.Kill(faults);
+      }
+    }
+    return new Op.Hostile(random.nextInt(HostileRequests.COUNT));
+  }
+
+  /** The label set to {@code config}, or {@code PUT /api/v1/layout} of it. */
+  private Op intent(String config) {
+    return random.nextBoolean()
+        ? new Op.Label(config)
+        : new Op.PutLayout(false, false, "{\"config\":\"" + config + "\"}");
+  }
+
+  /**
+   * A fault table for migd's next life in DRA mode: none, a transient or persistent fault on one
+   * GPU's prepare and unprepare calls, or a {@code KILL} after the N-th call of one of them.
+   */
+  private String draFaults(int gpu) {
+    String function = DRA_FAULTABLE.get(random.nextInt(DRA_FAULTABLE.size()));
+    String code = CODES.get(random.nextInt(CODES.size()));
+    return switch (random.nextInt(6)) {
+      case 0 -> "";
+      case 1 -> function + "@" + gpu + "#" + (1 + random.nextInt(4)) + "=" + code;
+      case 2 -> function + "@" + gpu + "=" + code;
+      default -> DRA_FAULTABLE.get(random.nextInt(5)) + "#" + (1 + random.nextInt(6)) + "=KILL";
+    };
   }
 
   private String config() {

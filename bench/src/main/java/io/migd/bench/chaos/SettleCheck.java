@@ -22,10 +22,108 @@ final class SettleCheck {
   /** What differs from a converged node; empty when it has converged to one of {@code newest}. */
   static List<String> differences(ChaosNode node, List<Intent> newest) {
     var differences = new ArrayList<String>();
+    Optional<Intent> intent = layout(node, newest, differences);
+    if (intent.isEmpty()) {
+      return differences;
+    }
+    NvmlView nvml = node.nvml();
+    staticTargets(intent.get(), nvml, differences);
+    var advertised = advertised(node.kubelet());
+    var shown = shown(nvml);
+    if (!advertised.equals(shown)) {
+      var extra = new TreeSet<>(advertised);
+      extra.removeAll(shown);
+      var missing = new TreeSet<>(shown);
+      missing.removeAll(advertised);
+      differences.add("the kubelet sees " + extra + " that NVML lacks, and lacks " + missing);
+    }
+    String state = node.labels().getOrDefault(ChaosNode.STATE_LABEL, "(none)");
+    if (!state.equals("success")) {
+      differences.add("state label " + state);
+    }
+    return differences;
+  }
+
+  /**
+   * DRA mode: what differs from a node converged to one of {@code newest} with the claims {@code
+   * kept} prepared. {@code GET /api/v1/layout} reports {@code success} for the newest intent; under
+   * {@code all-dynamic} NVML shows on each MIG-capable GPU every kept claim's GPU instance, and
+   * besides only idle whole instances (one compute instance spanning it: kept for reuse, such as a
+   * static spell's, as DESIGN 12 allows; none half made), under a static config what it asks; the
+   * state label says {@code success}.
+   */
+  static List<String> draDifferences(
+      ChaosNode node, List<Intent> newest, List<DraClaims.Known> kept) {
+    var differences = new ArrayList<String>();
+    Optional<Intent> intent = layout(node, newest, differences);
+    if (intent.isEmpty()) {
+      return differences;
+    }
+    NvmlView nvml = node.nvml();
+    if (OpGenerator.ALL_DYNAMIC.equals(intent.get().config())) {
+      for (NvmlView.Gpu gpu : nvml.gpus()) {
+        if (!gpu.migCapable()) {
+          continue;
+        }
+        var claimed = new TreeSet<String>();
+        for (DraClaims.Known claim : kept) {
+          for (String device : claim.devices()) {
+            if (device.startsWith("gpu-" + gpu.index() + "-mig-")) {
+              String[] f = device.split("-");
+              claimed.add(f[f.length - 2] + "@" + f[f.length - 1]);
+            }
+          }
+        }
+        var shown = new TreeSet<String>();
+        for (NvmlView.GpuInstance gi : gpu.instances()) {
+          String key = gi.profileId() + "@" + gi.start();
+          shown.add(key);
+          if (!claimed.contains(key) && gi.computeInstances().size() != 1) {
+            differences.add(
+                "dynamic GPU "
+                    + gpu.index()
+                    + " has a GPU instance no claim owns that is half made or split: "
+                    + gi.profile()
+                    + " at "
+                    + gi.start()
+                    + " with "
+                    + gi.computeInstances().size()
+                    + " compute instances");
+          }
+        }
+        if (!shown.containsAll(claimed)) {
+          differences.add(
+              "dynamic GPU "
+                  + gpu.index()
+                  + " ("
+                  + gpu.model()
+                  + ") has GPU instances (profile id@start) "
+                  + shown
+                  + ", its prepared claims "
+                  + claimed);
+        }
+      }
+    } else {
+      staticTargets(intent.get(), nvml, differences);
+    }
+    String state = node.labels().getOrDefault(ChaosNode.STATE_LABEL, "(none)");
+    if (!state.equals("success")) {
+      differences.add("state label " + state);
+    }
+    return differences;
+  }
+
+  /**
+   * {@code GET /api/v1/layout}: adds to {@code differences} what it says against {@code newest};
+   * returns the intent it names, empty when it names none of them or does not answer.
+   */
+  private static Optional<Intent> layout(
+      ChaosNode node, List<Intent> newest, List<String> differences) {
     Optional<HttpResponse<String>> answer = node.migd.get("/api/v1/layout");
     if (answer.isEmpty() || answer.get().statusCode() != 200) {
-      return List.of(
+      differences.add(
           "GET /api/v1/layout: " + answer.map(r -> "HTTP " + r.statusCode()).orElse("no answer"));
+      return Optional.empty();
     }
     JsonNode layout = GpuTarget.tree(answer.get().body());
     JsonNode desired = layout.path("desired");
@@ -42,7 +140,7 @@ final class SettleCheck {
               + " but the newest intent is "
               + (newest.size() > 1 ? "one of " : "")
               + newest);
-      return differences;
+      return Optional.empty();
     }
     long outcomeGeneration = layout.path("outcome").path("generation").asLong();
     if (outcomeGeneration != generation) {
@@ -53,8 +151,12 @@ final class SettleCheck {
       differences.add(
           "state " + layout.path("state").asText() + ": " + layout.path("reason").asText());
     }
-    NvmlView nvml = node.nvml();
-    for (Map.Entry<Integer, GpuTarget> e : intent.get().targets().entrySet()) {
+    return intent;
+  }
+
+  /** NVML shows what {@code intent} asks of each GPU it selects (MIG mode, GPU instances). */
+  private static void staticTargets(Intent intent, NvmlView nvml, List<String> differences) {
+    for (Map.Entry<Integer, GpuTarget> e : intent.targets().entrySet()) {
       NvmlView.Gpu gpu = nvml.gpus().get(e.getKey());
       GpuTarget target = e.getValue();
       if (gpu.migCapable() && gpu.migCurrent() != target.migEnabled()) {
@@ -76,20 +178,6 @@ final class SettleCheck {
                           + ", the intent "
                           + shape));
     }
-    var advertised = advertised(node.kubelet());
-    var shown = shown(nvml);
-    if (!advertised.equals(shown)) {
-      var extra = new TreeSet<>(advertised);
-      extra.removeAll(shown);
-      var missing = new TreeSet<>(shown);
-      missing.removeAll(advertised);
-      differences.add("the kubelet sees " + extra + " that NVML lacks, and lacks " + missing);
-    }
-    String state = node.labels().getOrDefault(ChaosNode.STATE_LABEL, "(none)");
-    if (!state.equals("success")) {
-      differences.add("state label " + state);
-    }
-    return differences;
   }
 
   /**

@@ -37,4 +37,37 @@ class ChaosIT {
     assertThat(report.convergeTimes()).as("settles that converged").hasSizeGreaterThanOrEqualTo(3);
     assertThat(report.killsSurvived()).as("kills migd survived").isPositive();
   }
+
+  /**
+   * DRA mode: 60 seconds of claims allocated by the test allocator and prepared and unprepared over
+   * the real sockets, processes on the slices, XIDs, registration sockets removed, API outages,
+   * SIGKILLs with faults aimed at a prepare's and an unprepare's NVML calls, static spells and
+   * hostile requests; every DRA invariant holds, and some prepares succeed.
+   */
+  @Test
+  void holdsEveryDraInvariantThroughAShortSeededRun() throws Exception {
+    var settings =
+        ChaosSettings.parse(
+            List.of(
+                "--mode=dra",
+                "--seed=20261126",
+                "--seconds=60",
+                "--rate=2",
+                "--settle-every=40",
+                "--converge-bound=120",
+                "--sample-every=30",
+                "--trace=" + dir.resolve("dra-trace.tsv"),
+                "--work=" + dir,
+                "--migd-jar=" + System.getProperty("migd.jar", "../daemon/target/migd.jar")));
+
+    ChaosReport report = Chaos.run(settings);
+
+    assertThat(report.violations()).isEmpty();
+    assertThat(report.convergeTimes()).as("settles that converged").hasSizeGreaterThanOrEqualTo(2);
+    assertThat(report.killsSurvived()).as("kills migd survived").isPositive();
+    // a loaded machine starts each migd slowly, so a minute holds few prepares; some must succeed
+    assertThat(report.outcomes("prepare").getOrDefault("prepared", 0))
+        .as("claims prepared")
+        .isPositive();
+  }
 }

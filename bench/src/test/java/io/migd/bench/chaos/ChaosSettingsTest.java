@@ -16,7 +16,7 @@ class ChaosSettingsTest {
     var settings =
         ChaosSettings.parse(
             List.of(
-                "--mode=device-plugin",
+                "--mode=dra",
                 "--seed=9",
                 "--minutes=1.5",
                 "--rate=3",
@@ -29,12 +29,13 @@ class ChaosSettingsTest {
                 "--converge-bound=30",
                 "--settle-timeout=60",
                 "--sample-every=15",
-                "--kills=off"));
+                "--kills=off",
+                "--work=/tmp/w"));
 
     assertThat(settings)
         .isEqualTo(
             new ChaosSettings(
-                "device-plugin",
+                "dra",
                 9,
                 Duration.ofSeconds(90),
                 3,
@@ -47,7 +48,8 @@ class ChaosSettingsTest {
                 Duration.ofSeconds(30),
                 Duration.ofSeconds(60),
                 Duration.ofSeconds(15),
-                false));
+                false,
+                Path.of("/tmp/w")));
   }
 
   @Test

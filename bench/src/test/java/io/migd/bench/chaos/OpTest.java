@@ -46,8 +46,65 @@ class OpTest {
     assertThat(operations(7, false)).noneMatch(op -> op instanceof Op.Kill);
   }
 
+  @Test
+  void draModeDrawsClaimsInsteadOfPodsAndReadsBack() {
+    List<Op> ops = operations(7, true, true);
+
+    assertThat(operations(7, true, true)).isEqualTo(ops);
+    assertThat(ops.stream().map(op -> Op.parse(op.line())).toList()).isEqualTo(ops);
+    assertThat(ops.stream().map(op -> op.getClass().getSimpleName()).distinct())
+        .containsExactlyInAnyOrder(
+            "Prepare",
+            "Unprepare",
+            "Attach",
+            "Detach",
+            "Xid",
+            "KubeletRestart",
+            "ApiOutage",
+            "Label",
+            "PutLayout",
+            "Kill",
+            "Hostile",
+            "Settle");
+    assertThat(ops)
+        .filteredOn(op -> op instanceof Op.Prepare)
+        .extracting(op -> ((Op.Prepare) op).request())
+        .contains("type=gpu", "profile=1g.5gb", "profile=4g.24gb");
+  }
+
+  @Test
+  void draModeTurnsTheGpusBackToDynamicSoonAfterAStaticIntent() {
+    List<Op> ops = operations(7, true, true);
+    int staticAt = -1;
+    for (int i = 0; i < ops.size(); i++) {
+      String intent = intentOf(ops.get(i));
+      if (intent == null) {
+        continue;
+      }
+      if (!intent.equals(OpGenerator.ALL_DYNAMIC)) {
+        staticAt = staticAt < 0 ? i : staticAt;
+      } else {
+        assertThat(staticAt < 0 || i - staticAt <= 17).as("back to dynamic at %d", i).isTrue();
+        staticAt = -1;
+      }
+    }
+  }
+
+  private static String intentOf(Op op) {
+    return switch (op) {
+      case Op.Label(var config) -> config;
+      case Op.PutLayout(var _, var _, var body) ->
+          body.substring(body.indexOf(":\"") + 2, body.lastIndexOf('"'));
+      default -> null;
+    };
+  }
+
   private static List<Op> operations(long seed, boolean kills) {
-    var generator = new OpGenerator(seed, CATALOG, 50, kills);
+    return operations(seed, kills, false);
+  }
+
+  private static List<Op> operations(long seed, boolean kills, boolean dra) {
+    var generator = new OpGenerator(seed, CATALOG, 50, kills, dra);
     var ops = new ArrayList<Op>();
     Stream.generate(generator::next).limit(2_000).forEach(ops::add);
     return ops;

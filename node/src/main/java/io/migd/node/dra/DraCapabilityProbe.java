@@ -11,7 +11,9 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -39,6 +41,12 @@ public final class DraCapabilityProbe {
   private static final Pattern MINOR = Pattern.compile("^(\\d+)");
   private static final String PROBE_KEY = "migd.io/probe";
 
+  /** How long the probe waits for an API server that does not answer. */
+  static final Duration PATIENCE = Duration.ofMinutes(5);
+
+  private static final Duration FIRST_PAUSE = Duration.ofMillis(250);
+  private static final Duration MAX_PAUSE = Duration.ofSeconds(5);
+
   private final KubernetesClient client;
   private final String driver;
   private final String nodeName;
@@ -56,8 +64,45 @@ public final class DraCapabilityProbe {
    * @param partitionable {@code migd.dra.partitionable}: the operator enabled partitionable devices
    *     on a 1.35 cluster
    * @throws UnsupportedKubernetesException below Kubernetes 1.34
+   * @throws IllegalStateException when the API server has not answered for {@link #PATIENCE}
    */
   public DraCapabilities probe(boolean partitionable) {
+    // an API server that fails for a moment (a restart, an overloaded apiserver) delays the start;
+    // it must neither end migd nor make a probe's read-back look like a dropped field
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    Duration pause = FIRST_PAUSE;
+    while (true) {
+      try {
+        return probeOnce(partitionable);
+      } catch (KubernetesClientException e) {
+        if (!unanswered(e)) {
+          throw e;
+        }
+        if (System.nanoTime() - deadline > 0) {
+          throw new IllegalStateException(
+              "the API server did not answer for " + PATIENCE.toMinutes() + " min: " + e, e);
+        }
+        log.warn(
+            "the API server does not answer the DRA probe ({}); trying again in {} ms",
+            e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().get(),
+            pause.toMillis());
+        try {
+          Thread.sleep(pause);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while probing the API server", e);
+        }
+        pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
+      }
+    }
+  }
+
+  /** A request the API server did not answer: no connection, or a 5xx. */
+  private static boolean unanswered(KubernetesClientException e) {
+    return e.getCode() == 0 || e.getCode() >= 500;
+  }
+
+  private DraCapabilities probeOnce(boolean partitionable) {
     VersionInfo version = client.getKubernetesVersion();
     int major = number(version.getMajor());
     int minor = number(version.getMinor());
@@ -110,7 +155,10 @@ public final class DraCapabilityProbe {
       return client.nodes().withName(nodeName).get() instanceof Node node
           ? node.getMetadata().getUid()
           : null;
-    } catch (RuntimeException e) {
+    } catch (KubernetesClientException e) {
+      if (unanswered(e)) {
+        throw e;
+      }
       log.warn("cannot read node {}: {}; the probe slices have no owner", nodeName, e.toString());
       return null;
     }
@@ -195,7 +243,10 @@ public final class DraCapabilityProbe {
       slices.resource(probe).create();
       ResourceSlice read = slices.withName(name).get();
       return read != null && read.getSpec() != null && kept.test(read);
-    } catch (RuntimeException e) {
+    } catch (KubernetesClientException e) {
+      if (unanswered(e)) {
+        throw e;
+      }
       log.warn(
           "cannot probe whether the API server keeps device {} (slice {}): {}; taken as not",
           what,

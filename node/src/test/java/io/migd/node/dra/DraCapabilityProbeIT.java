@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -117,6 +119,43 @@ class DraCapabilityProbeIT {
 
     assertThat(capabilities.deviceTaints()).isFalse();
     assertThat(capabilities.why()).contains("unhealthy device is left out of its slice");
+  }
+
+  /**
+   * An API server that fails for a moment at start (its version, then the probe slice's write)
+   * delays the probe; it neither ends migd nor decides that device taints are dropped. Found by the
+   * DRA chaos run: migd started during a 6 s outage exited 70 ("internal error").
+   */
+  @Test
+  void waitsOutAnApiServerThatFailsAtStart() {
+    server
+        .expect()
+        .get()
+        .withPath("/version")
+        .andReturn(500, "{\"kind\":\"Status\",\"code\":500}")
+        .times(3);
+    server
+        .expect()
+        .post()
+        .withPath("/apis/resource.k8s.io/v1/resourceslices")
+        .andReturn(500, "{\"kind\":\"Status\",\"code\":500}")
+        .times(3);
+    version("36");
+    // as migd's client: one retry of a failed request
+    var once =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(client.getConfiguration())
+                    .withRequestRetryBackoffLimit(1)
+                    .withRequestRetryBackoffInterval(10)
+                    .build())
+            .build();
+
+    DraCapabilities capabilities =
+        new DraCapabilityProbe(once, TestPools.DRIVER, NODE).probe(false);
+
+    assertThat(capabilities.dynamicDevices()).isTrue();
+    assertThat(capabilities.deviceTaints()).isTrue();
   }
 
   @Test
