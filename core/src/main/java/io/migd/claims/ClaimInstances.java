@@ -16,6 +16,7 @@ import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlReturn;
 import io.migd.nvml.ProcessInfo;
 import io.migd.pool.DeviceOrigin.DynamicPlacement;
+import io.migd.pool.DeviceOrigin.StaticSlice;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.GpuModelCatalog;
 import java.util.ArrayList;
@@ -269,6 +270,38 @@ final class ClaimInstances {
   /** Whether GPU-instance profile {@code giProfileId} takes an optical-flow engine. */
   private boolean usesOfa(DeviceHandle device, int giProfileId) {
     return nvml.gpuInstanceProfileById(device, giProfileId).ofaCount() > 0;
+  }
+
+  /**
+   * Checks that a static slice is still there as the pool published it: its GPU instance and
+   * compute instance, with the MIG device's UUID. A pool is published from an observation, and a
+   * plan or a claim's unprepare can destroy the instance before a claim the scheduler allocated
+   * from that pool is prepared; answering it would hand out a MIG device that no longer exists.
+   */
+  void requireStatic(String name, StaticSlice slice) {
+    nvml.inSequence(
+        () -> {
+          gpu(name, slice.gpu(), slice.gpuUuid());
+          boolean there =
+              observer.observe(slice.gpu()).gpuInstances().stream()
+                  .filter(gi -> gi.id() == slice.gpuInstanceId())
+                  .flatMap(gi -> gi.computeInstances().stream())
+                  .anyMatch(
+                      ci ->
+                          ci.id() == slice.computeInstanceId()
+                              && ci.uuid().equals(slice.migUuid()));
+          if (!there) {
+            throw new ClaimFailure(
+                "device "
+                    + name
+                    + ": its MIG device "
+                    + slice.migUuid()
+                    + " is gone from GPU "
+                    + slice.gpu()
+                    + " (destroyed after the pool it was allocated from was published)");
+          }
+          return null;
+        });
   }
 
   /** The GPU's minor number, checking it is still the GPU the pool named. */

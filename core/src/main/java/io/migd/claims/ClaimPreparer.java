@@ -320,7 +320,12 @@ public final class ClaimPreparer implements AutoCloseable {
                 }
                 yield planned;
               }
-              case StaticSlice _ -> planned;
+              case StaticSlice slice -> {
+                if (!w.adminAccess()) {
+                  instances.requireStatic(name, slice);
+                }
+                yield planned;
+              }
               case DynamicPlacement p -> {
                 if (w.adminAccess()) {
                   yield instances

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.migd.claims.AllocatedClaim.Result;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveGpuInstance;
+import io.migd.nvml.DeviceHandle;
+import io.migd.nvml.InstancePlacement;
 import io.migd.pool.DeviceOrigin;
 import io.migd.profiles.Placement;
 import java.io.IOException;
@@ -299,6 +301,34 @@ class ClaimPreparerIT {
     assertThat(answers).extracting(PrepareAnswer::claim).containsExactly(a, b);
     assertThat(rig.instances(0)).hasSize(1);
     assertThat(rig.instances(1)).hasSize(1);
+  }
+
+  /**
+   * A static slice is answered only while it exists: the pool is published from an observation, and
+   * an unprepare or a plan can destroy the instance before a claim allocated from that pool is
+   * prepared. The chaos run's claim got a MIG device that no longer existed.
+   */
+  @Test
+  void aStaticSliceGoneSinceThePoolWasPublishedFailsTheClaimNamingIt() {
+    var gpu = new GpuIndex(1);
+    DeviceHandle device = rig.nvml.deviceByIndex(1);
+    rig.nvml.setMigMode(device, true);
+    var gi = rig.nvml.createGpuInstance(device, 19, new InstancePlacement(0, 1));
+    rig.nvml.createComputeInstance(gi, 0, new InstancePlacement(0, 1));
+    var seen = rig.instances(1).getFirst();
+    String migUuid = seen.computeInstances().getFirst().uuid();
+    rig.extra.add(
+        ClaimsRig.device(
+            "static-there",
+            new DeviceOrigin.StaticSlice(gpu, gpuUuid(1), seen.id(), 0, migUuid)));
+    rig.extra.add(
+        ClaimsRig.device(
+            "static-gone",
+            new DeviceOrigin.StaticSlice(gpu, gpuUuid(1), seen.id() + 1, 0, "MIG-gone")));
+
+    prepared(rig.prepare(rig.allocate("there", "static-there")));
+    assertThat(failure(rig.prepare(rig.allocate("gone", "static-gone"))))
+        .contains("device static-gone: its MIG device MIG-gone is gone from GPU 1");
   }
 
   @Test
