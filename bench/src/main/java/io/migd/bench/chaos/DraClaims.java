@@ -451,10 +451,12 @@ final class DraClaims {
           continue;
         }
         NvmlView.Gpu gpu = nvml.gpus().get(gpuIndex(device.path("gpu")));
-        int start = device.path("placementStart").asInt();
+        // a static slice's record has no placement (-1): its GPU instance id says which
+        int start = device.path("placementStart").asInt(-1);
         boolean there =
             gpu.migCurrent()
-                && gpu.instances().stream().anyMatch(i -> i.id() == gi && i.start() == start);
+                && gpu.instances().stream()
+                    .anyMatch(i -> i.id() == gi && (start < 0 || i.start() == start));
         String uuid = device.path("migUuid").asText("");
         if (!there || (!uuid.isEmpty() && !migUuids.containsKey(uuid))) {
           report.violation(
