@@ -260,6 +260,17 @@ final class DraClaims {
     for (String request : requests) {
       String name = "probe-" + step + "-" + n++;
       String outcome = prepare(step, request, name, SETTLED_POOL_PATIENCE);
+      // The API server's pool can lag migd's for a while after an outage (a republish waits out
+      // its backoff), as a scheduler's view does: a device migd withdrew is refused, not wrong.
+      // Like a rescheduled pod, the claim goes and a new one is allocated from the newer pool;
+      // still refused once SETTLED_POOL_PATIENCE has passed is a violation.
+      long until = System.nanoTime() + SETTLED_POOL_PATIENCE.toNanos();
+      while (outcome.contains("(not published now)") && System.nanoTime() < until) {
+        release(step, name);
+        Thread.sleep(1_000);
+        name = "probe-" + step + "-" + n++;
+        outcome = prepare(step, request, name, SETTLED_POOL_PATIENCE);
+      }
       if (outcome.startsWith("does not fit")) {
         continue;
       }
@@ -282,6 +293,15 @@ final class DraClaims {
             "a fresh claim can be unprepared once the node settled",
             request + ": " + unprepared);
       }
+    }
+  }
+
+  /** A probe claim that was not prepared: unprepared (nothing to undo) and deleted. */
+  private void release(int step, String name) throws InterruptedException {
+    Optional<Known> claim = claimNamed(name);
+    Optional<FakeDraKubelet.Plugin> plugin = node.draPlugin(SETTLED_POOL_PATIENCE);
+    if (claim.isPresent() && plugin.isPresent()) {
+      unprepare(step, plugin.get(), claim.get());
     }
   }
 
