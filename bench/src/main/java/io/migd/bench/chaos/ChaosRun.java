@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * Runs the operations on a {@link ChaosNode}, keeps what the runner has asked for (the newest
@@ -301,29 +302,17 @@ final class ChaosRun {
     if (kept.isEmpty()) {
       return "a claim did not unprepare";
     }
-    long start = System.nanoTime();
-    List<String> differences = SettleCheck.draDifferences(node, newest, kept.get());
-    while (!differences.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(250);
-      differences = SettleCheck.draDifferences(node, newest, kept.get());
-    }
-    Duration took = Duration.ofNanos(System.nanoTime() - start);
-    if (!differences.isEmpty()) {
-      report.violation(
-          step,
-          "the node converges to the newest intent",
-          "not within " + settings.settleTimeout() + ": " + differences);
+    Optional<Duration> took =
+        converged(
+            step,
+            System.nanoTime(),
+            deadline,
+            () -> SettleCheck.draDifferences(node, newest, kept.get()));
+    if (took.isEmpty()) {
       return "did not converge";
     }
-    report.converged(took);
-    if (took.compareTo(settings.convergeBound()) > 0) {
-      report.violation(
-          step,
-          "converges within the bound",
-          "took " + took.toMillis() + " ms, bound " + settings.convergeBound().toMillis() + " ms");
-    }
     claims.probe(step, probes());
-    return "converged in " + took.toMillis() + " ms, " + kept.get().size() + " claims kept";
+    return "converged in " + took.get().toMillis() + " ms, " + kept.get().size() + " claims kept";
   }
 
   /** One request of every profile the node's GPUs have, and a whole GPU. */
@@ -348,18 +337,31 @@ final class ChaosRun {
     long graceOver = holders.lastAllocateNanos() + ChaosNode.ALLOCATION_GRACE.toNanos();
     long start = Math.max(System.nanoTime(), graceOver);
     long deadline = start + settings.settleTimeout().toNanos();
-    List<String> differences = SettleCheck.differences(node, intents.newest());
-    while (!differences.isEmpty() && System.nanoTime() < deadline) {
+    Optional<Duration> took =
+        converged(step, start, deadline, () -> SettleCheck.differences(node, intents.newest()));
+    return took.isEmpty() ? "did not converge" : "converged in " + took.get().toMillis() + " ms";
+  }
+
+  /**
+   * Waits until {@code differences} finds none or {@code deadline} passes; reports the time from
+   * {@code start} (a violation past the bound) and returns it, or reports the differences left and
+   * returns empty.
+   */
+  private Optional<Duration> converged(
+      int step, long start, long deadline, Supplier<List<String>> differences)
+      throws InterruptedException {
+    List<String> left = differences.get();
+    while (!left.isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(250);
-      differences = SettleCheck.differences(node, intents.newest());
+      left = differences.get();
     }
     Duration took = Duration.ofNanos(Math.max(0, System.nanoTime() - start));
-    if (!differences.isEmpty()) {
+    if (!left.isEmpty()) {
       report.violation(
           step,
           "the node converges to the newest intent",
-          "not within " + settings.settleTimeout() + ": " + differences);
-      return "did not converge";
+          "not within " + settings.settleTimeout() + ": " + left);
+      return Optional.empty();
     }
     report.converged(took);
     if (took.compareTo(settings.convergeBound()) > 0) {
@@ -368,6 +370,6 @@ final class ChaosRun {
           "converges within the bound",
           "took " + took.toMillis() + " ms, bound " + settings.convergeBound().toMillis() + " ms");
     }
-    return "converged in " + took.toMillis() + " ms";
+    return Optional.of(took);
   }
 }
