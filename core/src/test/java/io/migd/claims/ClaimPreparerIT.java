@@ -319,8 +319,7 @@ class ClaimPreparerIT {
     String migUuid = seen.computeInstances().getFirst().uuid();
     rig.extra.add(
         ClaimsRig.device(
-            "static-there",
-            new DeviceOrigin.StaticSlice(gpu, gpuUuid(1), seen.id(), 0, migUuid)));
+            "static-there", new DeviceOrigin.StaticSlice(gpu, gpuUuid(1), seen.id(), 0, migUuid)));
     rig.extra.add(
         ClaimsRig.device(
             "static-gone",
