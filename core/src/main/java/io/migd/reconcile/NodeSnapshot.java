@@ -9,9 +9,16 @@ import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlReleasedException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +31,12 @@ import org.slf4j.LoggerFactory;
  * waits for a GPU reset at most the reset wait ({@code migd.nvml.reset-wait}), then throws {@link
  * ResetInProgressException} naming the reset, so no reader blocks behind one. Thread-safe: the
  * snapshot is one immutable value swapped atomically; no lock is held across NVML.
+ *
+ * <p>A newer read of a GPU is never replaced by an older one. A reconcile observes its GPUs when it
+ * starts, and a prepare or unprepare may change one and observe it again before that reconcile's
+ * outcome arrives: every GPU observed again since the previous outcome is read once more when the
+ * outcome arrives, and each read carries a ticket taken before it began, so a read that finishes
+ * late never takes back a later one.
  */
 public final class NodeSnapshot implements OutcomeListener {
   private static final Logger log = LoggerFactory.getLogger(NodeSnapshot.class);
@@ -34,7 +47,37 @@ public final class NodeSnapshot implements OutcomeListener {
   private final Duration resetWait;
 
   /** Null until the node was first observed, and after NVML could not even count the GPUs. */
-  private final AtomicReference<ObservedNode> latest = new AtomicReference<>();
+  private final AtomicReference<Known> latest = new AtomicReference<>();
+
+  /** Taken before each read, so reads are ordered by when they began. */
+  private final AtomicLong tickets = new AtomicLong();
+
+  /** GPUs observed again since the last outcome arrived: that outcome may predate their change. */
+  private final Set<GpuIndex> againSinceOutcome = ConcurrentHashMap.newKeySet();
+
+  /**
+   * The node as known, with the ticket of the read each GPU shows: {@code floor} for what the
+   * outcome observed, a GPU of {@code tickets} for a read since.
+   */
+  private record Known(ObservedNode node, long floor, Map<GpuIndex, Long> tickets) {
+    Known {
+      tickets = Map.copyOf(tickets);
+    }
+
+    long ticket(GpuIndex gpu) {
+      return tickets.getOrDefault(gpu, floor);
+    }
+
+    /** {@code change} applied, unless what is known of {@code gpu} was read later. */
+    Known with(GpuIndex gpu, long ticket, UnaryOperator<ObservedNode> change) {
+      if (ticket <= ticket(gpu)) {
+        return this;
+      }
+      var newer = new HashMap<>(tickets);
+      newer.put(gpu, ticket);
+      return new Known(change.apply(node), floor, newer);
+    }
+  }
 
   /**
    * A snapshot filled by {@code observer} (the reconciler's, {@link Reconciler#observer()}) over
@@ -56,19 +99,35 @@ public final class NodeSnapshot implements OutcomeListener {
    * @throws NvmlException when NVML cannot even count the GPUs
    */
   public ObservedNode latest() {
-    ObservedNode known = latest.get();
+    Known known = latest.get();
     if (known != null) {
-      return known;
+      return known.node();
     }
+    long ticket = tickets.incrementAndGet();
     ObservedNode now = reading(() -> observer.observeEach(NodeObserver.ONE_BY_ONE));
     // a reconcile that ended meanwhile observed later: it wins
-    return latest.compareAndExchange(null, now) instanceof ObservedNode newer ? newer : now;
+    return latest.compareAndExchange(null, new Known(now, ticket, Map.of())) instanceof Known newer
+        ? newer.node()
+        : now;
   }
 
   /** Takes the node as the reconcile left it; one that could not count the GPUs forgets it. */
   @Override
   public void reconciled(Desired desired, Outcome outcome) {
-    latest.set(outcome.error().isEmpty() ? outcome.observed() : null);
+    if (!outcome.error().isEmpty()) {
+      latest.set(null);
+      return;
+    }
+    // set before the GPUs observed again are collected: a read applied to what was known before is
+    // of a GPU collected below, and one begun after the floor is kept if it is the newest
+    latest.set(new Known(outcome.observed(), tickets.incrementAndGet(), Map.of()));
+    Set<GpuIndex> again = new HashSet<>(againSinceOutcome);
+    againSinceOutcome.removeAll(again);
+    again.retainAll(outcome.observed().indices());
+    for (GpuIndex gpu : again) {
+      log.debug("gpu={} read again: it was observed again after the reconcile observed it", gpu);
+      read(gpu);
+    }
   }
 
   /**
@@ -76,11 +135,17 @@ public final class NodeSnapshot implements OutcomeListener {
    * snapshot as it is: the reconcile that runs the reset replaces it when it ends.
    */
   public void observeAgain(GpuIndex gpu) {
+    againSinceOutcome.add(gpu);
+    read(gpu);
+  }
+
+  private void read(GpuIndex gpu) {
+    long ticket = tickets.incrementAndGet();
     try {
       ObservedGpu seen = reading(() -> observer.observe(gpu));
-      latest.updateAndGet(node -> node == null ? null : node.with(seen));
+      apply(gpu, ticket, node -> node.with(seen));
     } catch (NvmlException e) {
-      latest.updateAndGet(node -> node == null ? null : node.with(gpu, e));
+      apply(gpu, ticket, node -> node.with(gpu, e));
     } catch (ResetInProgressException e) {
       log.info("gpu={} not observed again: {}", gpu, e.getMessage());
     }
@@ -115,6 +180,10 @@ public final class NodeSnapshot implements OutcomeListener {
           }
           return now;
         });
+  }
+
+  private void apply(GpuIndex gpu, long ticket, UnaryOperator<ObservedNode> change) {
+    latest.updateAndGet(known -> known == null ? null : known.with(gpu, ticket, change));
   }
 
   /** The GPU resets under way now, in GPU order. */

@@ -8,6 +8,8 @@ import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.nvml.NvmlReturn;
 import io.migd.profiles.MigConfigFile;
+import io.migd.profiles.MigConfigParser;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -94,6 +96,42 @@ class NodeSnapshotIT {
     assertThat(snapshot.withLiveProcesses(snapshot.latest()).gpu(GPU1).orElseThrow().processes())
         .singleElement()
         .satisfies(p -> assertThat(p.pid()).isEqualTo(4242));
+  }
+
+  @Test
+  void anOutcomeObservedBeforeAChangeNeverTakesBackTheGpuObservedAgainAfterIt() throws Exception {
+    MigConfigFile configs =
+        MigConfigParser.parse(Path.of("..", "profiles", "configs", "default.yaml"));
+    Reconciler reconciler = node.reconciler(configs, RebootPolicy.DISABLED);
+    Desired small = Desired.config(Desired.Source.REST, "all-1g.5gb", 1);
+    snapshot.reconciled(small, reconciler.reconcile(small));
+    assertThat(profiles(snapshot.latest(), GPU0)).hasSize(7).containsOnly("1g.5gb");
+
+    // a reconcile observes GPU 0 as it is now (in sync, so its outcome keeps that observation) ...
+    Outcome observedBefore = reconciler.reconcile(small);
+    // ... and before its outcome arrives, the GPU changes and is observed again (as an unprepare
+    // destroying a claim's instance does)
+    Desired balanced = Desired.config(Desired.Source.REST, "all-balanced", 2);
+    reconciler.reconcile(balanced);
+    snapshot.observeAgain(GPU0);
+    List<String> now = profiles(node.observe(), GPU0);
+    assertThat(now).isNotEqualTo(profiles(observedBefore.observed(), GPU0));
+
+    snapshot.reconciled(small, observedBefore);
+
+    assertThat(profiles(snapshot.latest(), GPU0))
+        .as("GPU 0 as NVML shows it, not as the late outcome observed it")
+        .isEqualTo(now);
+    assertThat(profiles(snapshot.latest(), GPU1))
+        .as("a GPU nobody observed again is the outcome's")
+        .isEqualTo(profiles(observedBefore.observed(), GPU1));
+  }
+
+  private static List<String> profiles(ObservedNode node, GpuIndex gpu) {
+    return node.gpu(gpu).orElseThrow().gpuInstances().stream()
+        .map(gi -> gi.profile().toString())
+        .sorted()
+        .toList();
   }
 
   private static void await(CountDownLatch latch) {
