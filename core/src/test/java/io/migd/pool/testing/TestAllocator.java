@@ -26,16 +26,19 @@ import java.util.Set;
  *   <li>Pools by driver then name, slices by name, devices in listed order; the first solution of a
  *       backtracking search over the claim's requests wins.
  *   <li>Devices tainted {@code NoSchedule} or {@code NoExecute} are skipped (no tolerations).
- *   <li>A device allocated to a claim is not allocated again until {@link #release}, and what it
- *       consumes of shared counters stays consumed until then.
+ *   <li>A device allocated to a claim is not allocated again until {@link #release}. What it
+ *       consumes of shared counters is what the highest generation publishes it consuming now, as
+ *       the scheduler computes it (Kubernetes' {@code checkAvailableCounters} sums the {@code
+ *       consumesCounters} of allocated devices found in the current slices): a whole GPU allocated
+ *       while it was published static (no counters) holds its whole counter set once it is
+ *       published dynamic; a device no longer published consumes nothing.
  * </ul>
  */
 public final class TestAllocator {
   private final Map<String, List<Taken>> byClaim = new LinkedHashMap<>();
 
-  /** A device held by a claim, with what it consumed when it was allocated. */
-  private record Taken(
-      PoolKey pool, String request, String device, List<CounterConsumption> consumes) {}
+  /** A device held by a claim. */
+  private record Taken(PoolKey pool, String request, String device) {}
 
   /** A device the search may take: where it is published, and the device. */
   private record Candidate(PoolKey pool, PoolDevice device) {}
@@ -77,8 +80,21 @@ public final class TestAllocator {
             }
           }
         });
+    var listed = new HashMap<DeviceId, PoolDevice>();
+    candidates.forEach(c -> listed.put(new DeviceId(c.pool(), c.device().name()), c.device()));
     var search = new Search(claim.requests(), candidates, capacity);
-    byClaim.values().forEach(list -> list.forEach(search::hold));
+    byClaim
+        .values()
+        .forEach(
+            list ->
+                list.forEach(
+                    held ->
+                        search.hold(
+                            held,
+                            Optional.ofNullable(
+                                    listed.get(new DeviceId(held.pool(), held.device())))
+                                .map(PoolDevice::consumes)
+                                .orElse(List.of()))));
     if (!search.solve(0, 0, 0)) {
       return Optional.empty();
     }
@@ -127,9 +143,10 @@ public final class TestAllocator {
       this.capacity = capacity;
     }
 
-    void hold(Taken held) {
+    /** A device another claim holds, consuming {@code consumes} as published now. */
+    void hold(Taken held, List<CounterConsumption> consumes) {
       taken.add(new DeviceId(held.pool(), held.device()));
-      consume(held.pool(), held.consumes(), 1);
+      consume(held.pool(), consumes, 1);
     }
 
     /**
@@ -154,7 +171,7 @@ public final class TestAllocator {
             || !fits(candidate.pool(), device.consumes())) {
           continue;
         }
-        var held = new Taken(candidate.pool(), wanted.name(), device.name(), device.consumes());
+        var held = new Taken(candidate.pool(), wanted.name(), device.name());
         taken.add(id);
         consume(candidate.pool(), device.consumes(), 1);
         chosen.add(held);

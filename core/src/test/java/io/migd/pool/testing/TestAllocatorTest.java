@@ -73,6 +73,36 @@ class TestAllocatorTest {
   }
 
   @Test
+  void aWholeGpuAllocatedStaticHoldsItsCounterSetOnceItIsPublishedDynamic() {
+    var staticWhole =
+        new PoolDevice(
+            "gpu-0",
+            ToyPool.whole(0).attributes(),
+            ToyPool.whole(0).capacity(),
+            List.of(),
+            List.of(),
+            ToyPool.whole(0).origin());
+    var asStatic =
+        ToyPool.publish(
+            List.of(
+                new PoolSlice(
+                    ToyPool.sliceName(0),
+                    new PoolSlice.Devices(new GpuIndex(0), List.of(staticWhole)))),
+            1);
+    assertThat(names(TestClaim.of("a", DeviceRequest.type("r", "gpu", 1)), asStatic))
+        .containsExactly("gpu-0");
+
+    assertThat(
+            allocator.allocate(
+                TestClaim.of("b", DeviceRequest.profile("r", "1g")), ToyPool.pool(1, 2)))
+        .as("gpu-0 consumes every memory slice as published now")
+        .isEmpty();
+    allocator.release("a");
+    assertThat(names(TestClaim.of("b", DeviceRequest.profile("r", "1g")), ToyPool.pool(1, 2)))
+        .containsExactly("gpu-0-mig-1g-0");
+  }
+
+  @Test
   void skipsDevicesTaintedNoScheduleOrNoExecuteButNotNone() {
     var devices = new ArrayList<>(ToyPool.gpu(0));
     devices.set(0, ToyPool.tainted(devices.get(0), xid(Taint.Effect.NO_SCHEDULE)));
