@@ -5,6 +5,7 @@ import io.migd.claims.CheckpointClaim.Kind;
 import io.migd.claims.ClaimReading.Wanted;
 import io.migd.layout.GpuIndex;
 import io.migd.nvml.Nvml;
+import io.migd.nvml.NvmlException;
 import io.migd.pool.DeviceOrigin.DynamicPlacement;
 import io.migd.pool.DeviceOrigin.StaticSlice;
 import io.migd.pool.DeviceOrigin.WholeGpu;
@@ -246,7 +247,7 @@ public final class ClaimPreparer implements AutoCloseable {
       return new PrepareAnswer.Failed(key, e.getMessage());
     } catch (RuntimeException e) {
       log.warn("claim={} prepare failed", key.uid(), e);
-      return new PrepareAnswer.Failed(key, "preparing claim " + key.label() + ": " + e);
+      return new PrepareAnswer.Failed(key, "preparing claim " + key.label() + ": " + sentence(e));
     }
   }
 
@@ -438,7 +439,8 @@ public final class ClaimPreparer implements AutoCloseable {
       return new UnprepareAnswer.Failed(key, e.getMessage());
     } catch (RuntimeException e) {
       log.warn("claim={} unprepare failed", key.uid(), e);
-      return new UnprepareAnswer.Failed(key, "unpreparing claim " + key.label() + ": " + e);
+      return new UnprepareAnswer.Failed(
+          key, "unpreparing claim " + key.label() + ": " + sentence(e));
     }
   }
 
@@ -507,5 +509,19 @@ public final class ClaimPreparer implements AutoCloseable {
   @Override
   public void close() {
     lanes.close();
+  }
+
+  /**
+   * What went wrong, for the kubelet's event: NVML's failure as the binding words it (the call, its
+   * code and what the code means), anything else as an error in migd whose trace is in the log.
+   */
+  static String sentence(RuntimeException e) {
+    if (e instanceof NvmlException nvml) {
+      return "NVML failed: " + nvml.getMessage();
+    }
+    return "an error in migd ("
+        + e.getClass().getSimpleName()
+        + (e.getMessage() == null ? "" : ": " + e.getMessage())
+        + "); migd's log has its trace";
   }
 }

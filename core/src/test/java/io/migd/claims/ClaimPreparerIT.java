@@ -93,6 +93,22 @@ class ClaimPreparerIT {
   }
 
   @Test
+  void anNvmlFailureIsAnsweredAsASentenceNamingTheCallAndItsCode() {
+    rig.sim.require(
+        "faults", "nvmlGpuInstanceCreateComputeInstanceWithPlacement=NVML_ERROR_IN_USE");
+
+    String error = failure(rig.prepare(rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 2))));
+
+    assertThat(error)
+        .startsWith("preparing claim ")
+        .contains(
+            "NVML failed: nvmlGpuInstanceCreateComputeInstanceWithPlacement returned"
+                + " NVML_ERROR_IN_USE (")
+        .doesNotContain("io.migd")
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void reusesAnIdleInstanceOfTheProfileAtThePlacement() {
     LiveGpuInstance idle = rig.idleInstance(0, "1g.5gb", 2);
     rig.sim.require("faults", "nvmlDeviceCreateGpuInstanceWithPlacement=NVML_ERROR_UNKNOWN");
