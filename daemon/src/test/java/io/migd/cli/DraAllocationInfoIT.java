@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -16,6 +15,7 @@ import io.migd.api.dra.v1.Claim;
 import io.migd.api.dra.v1.DRAPluginGrpc;
 import io.migd.api.dra.v1.NodePrepareResourcesRequest;
 import io.migd.dra.FakeDraKubelet;
+import io.migd.sim.AllocatedClaims;
 import io.migd.sim.SimulatedProc;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
@@ -151,32 +151,8 @@ class DraAllocationInfoIT {
   private String createClaim(String device, String podUid) {
     return client
         .resource(
-            new ResourceClaimBuilder()
-                .withNewMetadata()
-                .withNamespace("ml")
-                .withName(CLAIM)
-                .endMetadata()
-                .withNewSpec()
-                .withNewDevices()
-                .addNewRequest()
-                .withName("gpu")
-                .withNewExactly()
-                .withDeviceClassName("mig.nvidia.com")
-                .endExactly()
-                .endRequest()
-                .endDevices()
-                .endSpec()
-                .withNewStatus()
-                .withNewAllocation()
-                .withNewDevices()
-                .addNewResult()
-                .withRequest("gpu")
-                .withDriver(DRIVER)
-                .withPool(NODE)
-                .withDevice(device)
-                .endResult()
-                .endDevices()
-                .endAllocation()
+            AllocatedClaims.builder("ml", CLAIM, DRIVER, NODE, List.of(device))
+                .editStatus()
                 .addNewReservedFor()
                 .withResource("pods")
                 .withName("job")

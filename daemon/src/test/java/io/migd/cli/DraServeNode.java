@@ -7,9 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.VersionInfo;
@@ -29,6 +26,7 @@ import io.migd.pool.testing.PoolValidator;
 import io.migd.pool.testing.PublishedSlice;
 import io.migd.pool.testing.TestAllocator;
 import io.migd.pool.testing.TestClaim;
+import io.migd.sim.AllocatedClaims;
 import io.migd.sim.Kubeconfig;
 import io.migd.sim.SimulatedProc;
 import java.io.IOException;
@@ -40,7 +38,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -189,41 +186,8 @@ public final class DraServeNode implements AutoCloseable {
 
   /** Creates claim {@code ml/NAME} allocated {@code devices} of this pool; returns its UID. */
   public String createClaim(String name, String... devices) {
-    var results = new ArrayList<DeviceRequestAllocationResult>();
-    for (String device : devices) {
-      results.add(
-          new DeviceRequestAllocationResultBuilder()
-              .withRequest("gpu")
-              .withDriver(DRIVER)
-              .withPool(NODE)
-              .withDevice(device)
-              .build());
-    }
     return client
-        .resource(
-            new ResourceClaimBuilder()
-                .withNewMetadata()
-                .withNamespace("ml")
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withNewDevices()
-                .addNewRequest()
-                .withName("gpu")
-                .withNewExactly()
-                .withDeviceClassName("mig.nvidia.com")
-                .endExactly()
-                .endRequest()
-                .endDevices()
-                .endSpec()
-                .withNewStatus()
-                .withNewAllocation()
-                .withNewDevices()
-                .withResults(results)
-                .endDevices()
-                .endAllocation()
-                .endStatus()
-                .build())
+        .resource(AllocatedClaims.of("ml", name, DRIVER, NODE, List.of(devices)))
         // a POST the loaded client retried after its timeout would otherwise get 409
         .createOr(NonDeletingOperation::update)
         .getMetadata()

@@ -1,9 +1,6 @@
 package io.migd.bench.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.grpc.StatusRuntimeException;
 import io.migd.api.dra.v1.Claim;
 import io.migd.api.dra.v1.DRAPluginGrpc;
@@ -23,6 +20,7 @@ import io.migd.pool.testing.PoolValidator;
 import io.migd.pool.testing.PublishedSlice;
 import io.migd.pool.testing.TestAllocator;
 import io.migd.pool.testing.TestClaim;
+import io.migd.sim.AllocatedClaims;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -548,41 +546,8 @@ final class DraClaims {
   }
 
   private String create(String name, List<String> devices) {
-    var results = new ArrayList<DeviceRequestAllocationResult>();
-    for (String device : devices) {
-      results.add(
-          new DeviceRequestAllocationResultBuilder()
-              .withRequest("gpu")
-              .withDriver(ChaosNode.DRIVER)
-              .withPool(ChaosNode.NODE)
-              .withDevice(device)
-              .build());
-    }
     return node.client
-        .resource(
-            new ResourceClaimBuilder()
-                .withNewMetadata()
-                .withNamespace(NAMESPACE)
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withNewDevices()
-                .addNewRequest()
-                .withName("gpu")
-                .withNewExactly()
-                .withDeviceClassName("mig.nvidia.com")
-                .endExactly()
-                .endRequest()
-                .endDevices()
-                .endSpec()
-                .withNewStatus()
-                .withNewAllocation()
-                .withNewDevices()
-                .withResults(results)
-                .endDevices()
-                .endAllocation()
-                .endStatus()
-                .build())
+        .resource(AllocatedClaims.of(NAMESPACE, name, ChaosNode.DRIVER, ChaosNode.NODE, devices))
         .create()
         .getMetadata()
         .getUid();

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.migd.claims.AllocatedClaim;
 import io.migd.claims.ClaimSource;
+import io.migd.sim.AllocatedClaims;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,22 +23,7 @@ class KubernetesClaimSourceIT {
   KubernetesClient client;
 
   private ResourceClaim claim(String namespace, String name, String pool, boolean allocated) {
-    var builder =
-        new ResourceClaimBuilder()
-            .withNewMetadata()
-            .withNamespace(namespace)
-            .withName(name)
-            .endMetadata()
-            .withNewSpec()
-            .withNewDevices()
-            .addNewRequest()
-            .withName("gpu")
-            .withNewExactly()
-            .withDeviceClassName("mig.nvidia.com")
-            .endExactly()
-            .endRequest()
-            .endDevices()
-            .endSpec();
+    var builder = AllocatedClaims.requested(namespace, name);
     if (allocated) {
       builder
           .withNewStatus()
