@@ -69,7 +69,8 @@ public final class ClaimCdiSpecs implements ClaimCdi {
             specDevices,
             new Edits(CONTROL_NODES.stream().map(DeviceNode::of).toList()));
     try {
-      AtomicFiles.write(file, YAML.writeValueAsString(spec));
+      // the kubelet prepares its claims again after a reboot: no flush to the disk to wait for
+      AtomicFiles.writeForThisBoot(file, YAML.writeValueAsString(spec));
     } catch (IOException e) {
       throw new UncheckedIOException(
           "writing the CDI spec of claim " + claimUid + " to " + file, e);

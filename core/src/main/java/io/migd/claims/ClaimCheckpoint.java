@@ -27,7 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The DRA checkpoint, {@code <state-dir>/dra-checkpoint.json}: per claim its UID, namespace, name,
  * state ({@code prepareStarted} or {@code prepareCompleted}) and devices, with the boot id it was
  * written under and a checksum of both. Readers ({@link #all()}) answer from memory; every change
- * is written through ({@link AtomicFiles}) before the call that made it returns.
+ * is written through ({@link AtomicFiles#writeForThisBoot}) before the call that made it returns:
+ * atomic against a crash of migd, and not flushed to the disk, since after a power cut or a kernel
+ * crash the node boots again and a different boot id drops the checkpoint anyway.
  */
 public final class ClaimCheckpoint implements ClaimedDevices {
   /** The file's name in the state directory. */
@@ -243,7 +245,8 @@ public final class ClaimCheckpoint implements ClaimedDevices {
       String text =
           JSON.writerWithDefaultPrettyPrinter()
               .writeValueAsString(new Stored(FORMAT_VERSION, checksum(body), bootId, stored));
-      AtomicFiles.write(file, text);
+      // void after a reboot (a different boot id drops it): atomic against migd's own crash only
+      AtomicFiles.writeForThisBoot(file, text);
       written = at;
     } catch (IOException e) {
       throw new UncheckedIOException("writing the DRA checkpoint " + file, e);
