@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -207,6 +208,30 @@ public final class ClaimCheckpoint implements ClaimedDevices {
       claims = next;
       ++version;
     }
+  }
+
+  /**
+   * Replaces the claim's record by {@code change} of it and writes the file through, as one step
+   * against every other change: nothing happens for a claim the checkpoint no longer holds (it is
+   * never brought back), nor when {@code change} gives the record back as it was.
+   */
+  public void update(String uid, UnaryOperator<CheckpointClaim> change) {
+    long mine;
+    synchronized (changing) {
+      CheckpointClaim known = claims.get(uid);
+      if (known == null) {
+        return;
+      }
+      CheckpointClaim changed = change.apply(known);
+      if (changed.equals(known)) {
+        return;
+      }
+      var next = new LinkedHashMap<>(claims);
+      next.put(uid, changed);
+      claims = next;
+      mine = ++version;
+    }
+    writeThrough(mine);
   }
 
   /** Forgets the claim and writes the file through; nothing happens for an unknown claim. */

@@ -160,20 +160,18 @@ public final class ClaimPreparer implements AutoCloseable {
     return stale.isEmpty() ? List.of() : unprepare(stale);
   }
 
-  /** Records the claim's pods as read now, unless a call works on the claim or none can be read. */
+  /**
+   * Records the claim's pods as read now, unless none can be read. It takes no claim of its own: a
+   * kubelet's prepare or unprepare of the claim at the same moment must not be refused for it. The
+   * checkpoint changes only the pods of a claim it still holds, so an unprepare is never undone.
+   */
   private void refreshPods(ClaimKey key, AllocatedClaim now) {
-    var pods = consumers.of(now);
-    if (pods.isEmpty() || !inFlight.add(key.uid())) {
-      return;
-    }
-    try {
-      checkpoint
-          .get(key.uid())
-          .filter(known -> !known.pods().equals(pods.get()))
-          .ifPresent(known -> checkpoint.put(known.withPods(pods.get())));
-    } finally {
-      inFlight.remove(key.uid());
-    }
+    consumers
+        .of(now)
+        .ifPresent(
+            pods ->
+                checkpoint.update(
+                    key.uid(), known -> known.pods().equals(pods) ? known : known.withPods(pods)));
   }
 
   private <A> List<A> each(List<ClaimKey> claims, Function<ClaimKey, A> one) {

@@ -15,8 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -466,6 +468,52 @@ class ClaimPreparerIT {
     assertThat(rig.preparer.claimed().all().getFirst().pods())
         .containsExactly(
             new ReservedPod(ClaimsRig.NAMESPACE, "job", "pod-uid", List.of("trainer", "exporter")));
+  }
+
+  @Test
+  void theClaimCheckRefreshingPodsNeverMakesTheKubeletsPrepareOrUnprepareFail() throws Exception {
+    String device = rig.deviceAt(0, "1g.5gb", 2);
+    var key = ClaimsRig.key("c1");
+    rig.claims.put(
+        new AllocatedClaim(
+            "c1",
+            ClaimsRig.NAMESPACE,
+            key.name(),
+            true,
+            List.of(
+                new Result(
+                    "gpu", ClaimsRig.DRIVER, ClaimsRig.POOL, device, false, "mig.nvidia.com")),
+            List.of(),
+            List.of(new AllocatedClaim.Consumer("pods", "job", "pod-uid"))));
+    var stop = new AtomicBoolean();
+    // the check runs the whole time, and the pod's containers change at every read, so every
+    // check records the claim's pods anew
+    var checks =
+        CompletableFuture.runAsync(
+            () -> {
+              for (int i = 0; !stop.get(); i++) {
+                rig.claims.put(job(List.of(new ConsumerPod.Container("c" + i, List.of("gpu")))));
+                rig.preparer.claimCheck();
+              }
+            });
+    var refused = new ArrayList<String>();
+    try {
+      for (int round = 0; round < 150 && refused.isEmpty(); round++) {
+        if (rig.prepare(key) instanceof PrepareAnswer.Failed(var _, var error)) {
+          refused.add("prepare: " + error);
+        }
+        if (rig.preparer.unprepare(List.of(key)).getFirst()
+            instanceof UnprepareAnswer.Failed(var _, var error)) {
+          refused.add("unprepare: " + error);
+        }
+      }
+    } finally {
+      stop.set(true);
+    }
+    checks.get(60, TimeUnit.SECONDS);
+
+    assertThat(refused).isEmpty();
+    assertThat(rig.preparer.claimed().all()).as("the last unprepare stays undone").isEmpty();
   }
 
   private static ConsumerPod job(List<ConsumerPod.Container> containers) {
