@@ -433,17 +433,7 @@ class ClaimPreparerIT {
   void recordsTheRequestsDeviceClassAndTheReservedPodsContainersAndTheClaimCheckReadsThemAgain() {
     String device = rig.deviceAt(0, "3g.20gb", 4);
     var key = ClaimsRig.key("c1");
-    rig.claims.put(
-        new AllocatedClaim(
-            "c1",
-            ClaimsRig.NAMESPACE,
-            key.name(),
-            true,
-            List.of(
-                new Result(
-                    "gpu", ClaimsRig.DRIVER, ClaimsRig.POOL, device, false, "mig.nvidia.com")),
-            List.of(),
-            List.of(new AllocatedClaim.Consumer("pods", "job", "pod-uid"))));
+    rig.claims.put(reservedForJob(key, device));
     rig.claims.put(job(List.of(new ConsumerPod.Container("trainer", List.of("gpu")))));
 
     prepared(rig.prepare(key));
@@ -474,17 +464,7 @@ class ClaimPreparerIT {
   void theClaimCheckRefreshingPodsNeverMakesTheKubeletsPrepareOrUnprepareFail() throws Exception {
     String device = rig.deviceAt(0, "1g.5gb", 2);
     var key = ClaimsRig.key("c1");
-    rig.claims.put(
-        new AllocatedClaim(
-            "c1",
-            ClaimsRig.NAMESPACE,
-            key.name(),
-            true,
-            List.of(
-                new Result(
-                    "gpu", ClaimsRig.DRIVER, ClaimsRig.POOL, device, false, "mig.nvidia.com")),
-            List.of(),
-            List.of(new AllocatedClaim.Consumer("pods", "job", "pod-uid"))));
+    rig.claims.put(reservedForJob(key, device));
     var stop = new AtomicBoolean();
     // the check runs the whole time, and the pod's containers change at every read, so every
     // check records the claim's pods anew
@@ -514,6 +494,19 @@ class ClaimPreparerIT {
 
     assertThat(refused).isEmpty();
     assertThat(rig.preparer.claimed().all()).as("the last unprepare stays undone").isEmpty();
+  }
+
+  /** Claim {@code key} allocated {@code device} of the mig.nvidia.com class, reserved for "job". */
+  private static AllocatedClaim reservedForJob(ClaimKey key, String device) {
+    return new AllocatedClaim(
+        key.uid(),
+        ClaimsRig.NAMESPACE,
+        key.name(),
+        true,
+        List.of(
+            new Result("gpu", ClaimsRig.DRIVER, ClaimsRig.POOL, device, false, "mig.nvidia.com")),
+        List.of(),
+        List.of(new AllocatedClaim.Consumer("pods", "job", "pod-uid")));
   }
 
   private static ConsumerPod job(List<ConsumerPod.Container> containers) {
