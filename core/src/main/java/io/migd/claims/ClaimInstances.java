@@ -367,6 +367,14 @@ final class ClaimInstances {
    * a process uses.
    */
   List<Swept> sweep(GpuIndex index, List<Owner> owners) {
+    return sweep(index, owners, gi -> true);
+  }
+
+  /**
+   * As {@link #sweep(GpuIndex, List)}, for the GPU instances {@code which} picks: a GPU instance
+   * without a compute instance (half made: a plan or a prepare cut short) serves nobody as it is.
+   */
+  List<Swept> sweep(GpuIndex index, List<Owner> owners, Predicate<LiveGpuInstance> which) {
     return nvml.inSequence(
         () -> {
           DeviceHandle device = nvml.deviceByIndex(index.value());
@@ -376,7 +384,7 @@ final class ClaimInstances {
           ObservedGpu seen = observer.observe(index);
           var swept = new ArrayList<Swept>();
           for (LiveGpuInstance gi : seen.gpuInstances()) {
-            if (owners.stream().anyMatch(o -> ownsInstance(o, gi))) {
+            if (!which.test(gi) || owners.stream().anyMatch(o -> ownsInstance(o, gi))) {
               continue;
             }
             String busy = holders(seen, gi.id());

@@ -495,6 +495,37 @@ public final class ClaimPreparer implements AutoCloseable {
     }
   }
 
+  /**
+   * Destroys, on the GPU's own thread after the claims' work queued before, every GPU instance of
+   * dynamic GPU {@code gpu} that has no compute instance and no claim owns: a static plan cut short
+   * (a compute instance in use) or a prepare cut short leaves one, and on a dynamic GPU nothing
+   * else would ever remove it while it withholds the placements it overlaps. Without a compute
+   * instance no process can use it. Returns at once; what was destroyed is logged, and the GPU is
+   * observed again and the pool rebuilt.
+   */
+  public void sweepHalfMade(GpuIndex gpu) {
+    lanes.later(
+        gpu,
+        Duration.ZERO,
+        () -> {
+          var swept =
+              instances.sweep(
+                  gpu, owners(checkpoint, gpu, ""), gi -> gi.computeInstances().isEmpty());
+          for (var one : swept) {
+            log.info(
+                "gpu={} gi={} ({} at {}) without a compute instance, owned by no claim: {}",
+                gpu,
+                one.instance().id(),
+                one.instance().profile(),
+                one.instance().placement().start(),
+                one.kept() ? "kept, in use by " + one.holders() : "destroyed");
+          }
+          if (!swept.isEmpty()) {
+            tell(() -> events.touched(Set.of(gpu)));
+          }
+        });
+  }
+
   /** Destroys an instance kept idle for reuse, unless a claim took it or a process uses it. */
   private void reclaim(Device d) {
     try {

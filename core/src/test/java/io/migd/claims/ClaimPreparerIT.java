@@ -1,6 +1,7 @@
 package io.migd.claims;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.migd.claims.AllocatedClaim.Result;
 import io.migd.layout.GpuIndex;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -108,6 +110,20 @@ class ClaimPreparerIT {
                 + " NVML_ERROR_IN_USE (")
         .doesNotContain("io.migd")
         .doesNotContain("Exception");
+  }
+
+  @Test
+  void aGpuInstanceWithoutAComputeInstanceThatNoClaimOwnsIsSweptAndAnIdleCompleteOneKept() {
+    LiveGpuInstance complete = rig.idleInstance(0, "1g.5gb", 6);
+    rig.halfMadeInstance(0, "1g.5gb", 0);
+    rig.halfMadeInstance(0, "2g.10gb", 2);
+    assertThat(rig.instances(0)).hasSize(3);
+
+    rig.preparer.sweepHalfMade(new GpuIndex(0));
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(rig.instances(0)).containsExactly(complete));
   }
 
   @Test

@@ -215,6 +215,15 @@ final class ClaimsRig implements AutoCloseable {
 
   /** Makes an instance no claim owns: profile {@code profileName} at {@code start}, one CI. */
   LiveGpuInstance idleInstance(int gpu, String profileName, int start) {
+    return instance(gpu, profileName, start, true);
+  }
+
+  /** A GPU instance with no compute instance, as a plan or a prepare cut short leaves one. */
+  LiveGpuInstance halfMadeInstance(int gpu, String profileName, int start) {
+    return instance(gpu, profileName, start, false);
+  }
+
+  private LiveGpuInstance instance(int gpu, String profileName, int start, boolean complete) {
     GiProfile profile =
         model(gpu).giProfiles().stream()
             .filter(p -> p.name().toString().equals(profileName))
@@ -230,7 +239,9 @@ final class ClaimsRig implements AutoCloseable {
             .filter(p -> p.sliceCount() == profile.slices())
             .findFirst()
             .orElseThrow();
-    nvml.createComputeInstance(gi, ciProfile.id(), new InstancePlacement(0, profile.slices()));
+    if (complete) {
+      nvml.createComputeInstance(gi, ciProfile.id(), new InstancePlacement(0, profile.slices()));
+    }
     int id = nvml.gpuInstanceInfo(gi).id();
     return instances(gpu).stream().filter(i -> i.id() == id).findFirst().orElseThrow();
   }

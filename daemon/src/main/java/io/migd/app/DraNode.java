@@ -2,6 +2,7 @@ package io.migd.app;
 
 import io.migd.claims.ClaimPreparer;
 import io.migd.claims.ClaimedDevices;
+import io.migd.layout.ObservedGpu;
 import io.migd.pool.PoolSurface;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.Outcome;
@@ -15,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * The node as the DRA driver: the pool it publishes and the preparer of its claims, which read each
  * other (prepare checks a claim against the published pool; the pool marks what prepared claims
  * own). Told of every outcome: the first one runs the restart recovery (its dynamic GPUs are known
- * only then; until a GPU is reconciled no prepare touches it), then the pool is rebuilt.
+ * only then; until a GPU is reconciled no prepare touches it), then the pool is rebuilt, and a
+ * dynamic GPU observed with a GPU instance that has no compute instance gets it swept on its claim
+ * thread ({@link ClaimPreparer#sweepHalfMade}).
  */
 record DraNode(PoolSurface pool, ClaimPreparer preparer, AtomicBoolean recovered)
     implements OutcomeListener {
@@ -44,5 +47,13 @@ record DraNode(PoolSurface pool, ClaimPreparer preparer, AtomicBoolean recovered
           preparer.claimed().all().size());
     }
     pool.reconciled(desired, outcome);
+    if (outcome.error().isEmpty()) {
+      for (ObservedGpu gpu : outcome.observed().gpus()) {
+        if (outcome.dynamic(gpu.index())
+            && gpu.gpuInstances().stream().anyMatch(gi -> gi.computeInstances().isEmpty())) {
+          preparer.sweepHalfMade(gpu.index());
+        }
+      }
+    }
   }
 }
