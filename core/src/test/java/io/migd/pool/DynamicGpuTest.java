@@ -129,28 +129,30 @@ class DynamicGpuTest {
 
     assertThat(deviceNames(pool, 0))
         .containsExactly(
+            // equal scores: the one leaving the free slices in one stretch (0) before those that
+            // would split them (3, 2, 1)
             "gpu-0-mig-1g10gb-19-6",
             "gpu-0-mig-1g10gb-19-5",
             "gpu-0-mig-1g10gb-19-4",
+            "gpu-0-mig-1g10gb-19-0",
             "gpu-0-mig-1g10gb-19-3",
             "gpu-0-mig-1g10gb-19-2",
             "gpu-0-mig-1g10gb-19-1",
-            "gpu-0-mig-1g10gb-19-0",
             "gpu-0-mig-1g10gb-me-20-6",
             "gpu-0-mig-1g10gb-me-20-5",
             "gpu-0-mig-1g10gb-me-20-4",
+            "gpu-0-mig-1g10gb-me-20-0",
             "gpu-0-mig-1g10gb-me-20-3",
             "gpu-0-mig-1g10gb-me-20-2",
             "gpu-0-mig-1g10gb-me-20-1",
-            "gpu-0-mig-1g10gb-me-20-0",
             // 2g.20gb (id 14) before 1g.20gb (id 15): same memory, lower id
             "gpu-0-mig-2g20gb-14-4",
-            "gpu-0-mig-2g20gb-14-2",
             "gpu-0-mig-2g20gb-14-0",
+            "gpu-0-mig-2g20gb-14-2",
             "gpu-0-mig-1g20gb-15-6",
             "gpu-0-mig-1g20gb-15-4",
-            "gpu-0-mig-1g20gb-15-2",
             "gpu-0-mig-1g20gb-15-0",
+            "gpu-0-mig-1g20gb-15-2",
             "gpu-0-mig-4g40gb-5-0",
             "gpu-0-mig-3g40gb-9-4",
             "gpu-0-mig-3g40gb-9-0",
@@ -181,10 +183,10 @@ class DynamicGpuTest {
         .containsExactly(
             "gpu-0-mig-1g10gb-19-5",
             "gpu-0-mig-1g10gb-19-4",
+            "gpu-0-mig-1g10gb-19-0",
             "gpu-0-mig-1g10gb-19-3",
             "gpu-0-mig-1g10gb-19-2",
             "gpu-0-mig-1g10gb-19-1",
-            "gpu-0-mig-1g10gb-19-0",
             prepared);
     assertThat(pool.content().device(prepared).orElseThrow().attributes())
         .containsEntry("uuid", new Attribute.Text(Facts.migUuid(H100, 7, 0)));
@@ -231,18 +233,18 @@ class DynamicGpuTest {
 
     assertThat(deviceNames(pool, 0))
         .containsExactly(
+            "gpu-0-mig-1g10gb-19-0",
             "gpu-0-mig-1g10gb-19-3",
             "gpu-0-mig-1g10gb-19-2",
             "gpu-0-mig-1g10gb-19-1",
-            "gpu-0-mig-1g10gb-19-0",
+            "gpu-0-mig-1g10gb-me-20-0",
             "gpu-0-mig-1g10gb-me-20-3",
             "gpu-0-mig-1g10gb-me-20-2",
             "gpu-0-mig-1g10gb-me-20-1",
-            "gpu-0-mig-1g10gb-me-20-0",
-            "gpu-0-mig-2g20gb-14-2",
             "gpu-0-mig-2g20gb-14-0",
-            "gpu-0-mig-1g20gb-15-2",
+            "gpu-0-mig-2g20gb-14-2",
             "gpu-0-mig-1g20gb-15-0",
+            "gpu-0-mig-1g20gb-15-2",
             "gpu-0-mig-4g40gb-5-0",
             "gpu-0-mig-3g40gb-9-4",
             "gpu-0-mig-3g40gb-9-0");
