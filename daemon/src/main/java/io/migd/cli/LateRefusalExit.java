@@ -19,8 +19,11 @@ final class LateRefusalExit implements ApplicationListener<StartRefused> {
   public void onApplicationEvent(StartRefused event) {
     Failure failure = Failure.of(event.cause());
     log.error("{}; migd exits with status {}", failure.message(), failure.exitStatus());
+    // not a daemon thread (as the probe's, which it would inherit): the JVM would end with 0 once
+    // the context is closed, before the exit status is set
     Thread.ofPlatform()
         .name("migd-exit")
+        .daemon(false)
         .start(
             () -> {
               try {
