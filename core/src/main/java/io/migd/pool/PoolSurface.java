@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * unprepare the GPU is observed again before the pool is rebuilt), the prepared claims, and the
  * health marks; handed to {@code sink} (the ResourceSlice publisher, the metrics, the health
  * stream) after every outcome, prepare, unprepare, XID and recovery. Prepare reads {@link
- * #current()}: the pool as last built, so a claim is checked against what was published.
+ * #current()}: the pool as last built, so a claim is checked against what was published. Nothing is
+ * built before {@link #publishing} says what the API server takes (in DRA mode migd starts before
+ * the API server has answered its probe: issue 18).
  *
  * <p>Facts are read once per GPU (by UUID) on the reconcile loop's thread; a GPU whose facts cannot
  * be read is left out of the pool until they can, logged. A rebuild does no I/O and holds its lock
@@ -46,19 +48,25 @@ public final class PoolSurface implements OutcomeListener {
    *
    * @param driver the DRA driver's name
    * @param node the node's name, the pool's
-   * @param dynamicDevices whether the API server and the scheduler take dynamic devices; when not,
-   *     every GPU is published as static
-   * @param taintsDropped whether the API server drops device taints (unhealthy devices are left out
-   *     instead)
    */
-  public record Settings(
-      String driver, String node, boolean dynamicDevices, boolean taintsDropped) {
+  public record Settings(String driver, String node) {
     /** Checks every part is there. */
     public Settings {
       Objects.requireNonNull(driver);
       Objects.requireNonNull(node);
     }
   }
+
+  /**
+   * What the API server takes of the pool, known once it has answered migd's probe: nothing is
+   * built or handed on before.
+   *
+   * @param dynamicDevices whether the API server and the scheduler take dynamic devices; when not,
+   *     every GPU is published as static
+   * @param taintsDropped whether the API server drops device taints (unhealthy devices are left out
+   *     instead)
+   */
+  public record Publishing(boolean dynamicDevices, boolean taintsDropped) {}
 
   private final Settings settings;
   private final Function<ObservedGpu, GpuFacts> factsReader;
@@ -69,6 +77,7 @@ public final class PoolSurface implements OutcomeListener {
   private final Map<String, GpuFacts> facts = new ConcurrentHashMap<>();
   private final Object building = new Object();
   private volatile Outcome last;
+  private volatile Publishing publishing;
   private volatile BuiltPool current;
   // static devices a plan is about to remove: left out until the next outcome
   private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
@@ -128,10 +137,23 @@ public final class PoolSurface implements OutcomeListener {
     }
   }
 
-  /** Builds the pool again from what is known now and hands it on; nothing before an outcome. */
+  /**
+   * From now on the pool is built for what the API server takes, and handed on: at once when a
+   * reconcile has ended, else after the first one.
+   */
+  public void publishing(Publishing taken) {
+    publishing = Objects.requireNonNull(taken);
+    rebuild();
+  }
+
+  /**
+   * Builds the pool again from what is known now and hands it on; nothing before an outcome, and
+   * nothing before {@link #publishing} (the pool stays empty: a prepare finds no device in it).
+   */
   public void rebuild() {
     Outcome outcome = last;
-    if (outcome == null) {
+    Publishing taken = publishing;
+    if (outcome == null || taken == null) {
       return;
     }
     BuiltPool built;
@@ -141,8 +163,7 @@ public final class PoolSurface implements OutcomeListener {
       for (ObservedGpu gpu : node.gpus()) {
         GpuFacts known = facts.get(gpu.uuid());
         if (known != null && known.gpu().equals(gpu.index())) {
-          gpus.add(
-              new PoolGpu(known, gpu, settings.dynamicDevices() && outcome.dynamic(gpu.index())));
+          gpus.add(new PoolGpu(known, gpu, taken.dynamicDevices() && outcome.dynamic(gpu.index())));
         }
       }
       built =
@@ -154,14 +175,14 @@ public final class PoolSurface implements OutcomeListener {
                       gpus,
                       claimed,
                       health.marks(lost(node)),
-                      settings.taintsDropped())),
+                      taken.taintsDropped())),
               Set.copyOf(withdrawn));
       current = built;
     }
     sink.accept(built);
   }
 
-  /** The pool as last built; empty before the first reconcile. */
+  /** The pool as last built; empty before the first reconcile and before {@link #publishing}. */
   public PoolContent current() {
     return current.content();
   }

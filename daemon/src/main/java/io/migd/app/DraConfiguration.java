@@ -13,6 +13,7 @@ import io.migd.devices.DraTaints;
 import io.migd.devices.XidWatcher;
 import io.migd.dra.DraPlugin;
 import io.migd.dra.DraPluginSettings;
+import io.migd.dra.GatedClaims;
 import io.migd.dra.HealthPublisher;
 import io.migd.dra.PreparingClaims;
 import io.migd.execute.Backoff;
@@ -21,10 +22,10 @@ import io.migd.layout.ModelSource;
 import io.migd.metrics.DraAllocationCollector;
 import io.migd.metrics.DraMetrics;
 import io.migd.metrics.MeteredClaims;
-import io.migd.node.dra.DraCapabilities;
 import io.migd.node.dra.DraCapabilityProbe;
 import io.migd.node.dra.KubernetesClaimSource;
 import io.migd.node.dra.KubernetesPodSource;
+import io.migd.node.dra.ProbedCapabilities;
 import io.migd.node.dra.PublishSettings;
 import io.migd.node.dra.ResourceSlicePublisher;
 import io.migd.node.dra.UnsupportedKubernetesException;
@@ -50,6 +51,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -60,7 +62,7 @@ import org.springframework.context.annotation.DependsOn;
  * kubelet plugin (registration, DRA and health services), the pool published as ResourceSlices,
  * prepare and unprepare with their checkpoint and CDI specs, health as device taints, and the DRA
  * metrics. Needs {@code NODE_NAME} and an API server of Kubernetes 1.34 or later (refused at start
- * otherwise, exit 2).
+ * otherwise, or when it answers later, exit 2).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "migd.kubelet.enabled", matchIfMissing = true)
@@ -69,12 +71,16 @@ import org.springframework.context.annotation.DependsOn;
 class DraConfiguration {
   private static final Logger log = LoggerFactory.getLogger(DraConfiguration.class);
 
-  /** What the API server takes, probed once at start; too old a server refuses the start. */
-  @Bean
-  DraCapabilities draCapabilities(
+  /**
+   * What the API server takes: probed at start, and in the background while it does not answer; too
+   * old a server refuses the start, or ends migd when it answers later.
+   */
+  @Bean(destroyMethod = "close")
+  ProbedCapabilities draCapabilities(
       ObjectProvider<KubernetesClient> client,
       MigdProperties properties,
-      @Value("${NODE_NAME:}") String nodeName) {
+      @Value("${NODE_NAME:}") String nodeName,
+      ConfigurableApplicationContext context) {
     KubernetesClient kubernetes = client.getIfAvailable();
     if (kubernetes == null || nodeName.isBlank()) {
       throw new UnsupportedKubernetesException(
@@ -82,8 +88,13 @@ class DraConfiguration {
               + " spec.nodeName) and the API server: the node's pool is published there as"
               + " ResourceSlices and claims are read from there");
     }
-    return new DraCapabilityProbe(kubernetes, properties.dra().driverName(), nodeName.strip())
-        .probe(properties.dra().partitionable());
+    var probe = new DraCapabilityProbe(kubernetes, properties.dra().driverName(), nodeName.strip());
+    boolean partitionable = properties.dra().partitionable();
+    var probed =
+        ProbedCapabilities.start(
+            () -> probe.probe(partitionable), ProbedCapabilities.Settings.DEFAULT);
+    probed.whenRefused(refused -> context.publishEvent(new StartRefused(context, refused)));
+    return probed;
   }
 
   @Bean(destroyMethod = "close")
@@ -149,7 +160,7 @@ class DraConfiguration {
       NodeSnapshot snapshot,
       MigdProperties properties,
       @Value("${NODE_NAME}") String nodeName,
-      DraCapabilities capabilities,
+      ProbedCapabilities capabilities,
       ResourceSlicePublisher publisher,
       KubernetesClaimSource claims,
       KubernetesPodSource pods,
@@ -165,11 +176,7 @@ class DraConfiguration {
             session.nvml(), new ModelSource(session.nvml(), catalog), properties.sysfsRoot());
     var pool =
         new PoolSurface(
-            new PoolSurface.Settings(
-                dra.driverName(),
-                node,
-                capabilities.dynamicDevices(),
-                !capabilities.deviceTaints()),
+            new PoolSurface.Settings(dra.driverName(), node),
             facts::read,
             snapshot::latest,
             claimed,
@@ -207,6 +214,10 @@ class DraConfiguration {
             },
             pods);
     owned.set(preparer.claimed());
+    capabilities.whenKnown(
+        known ->
+            pool.publishing(
+                new PoolSurface.Publishing(known.dynamicDevices(), !known.deviceTaints())));
     return new DraNode(pool, preparer);
   }
 
@@ -233,12 +244,17 @@ class DraConfiguration {
   }
 
   /**
-   * The kubelet plugin, served and registered at start (before the first reconcile ends: an
-   * unprepare works at once, a prepare on a GPU not reconciled yet is answered a retryable error).
+   * The kubelet plugin, served and registered at start (before the first reconcile ends, and before
+   * the API server has answered the probe: an unprepare works at once, a prepare before the probe's
+   * answer or on a GPU not reconciled yet is answered a retryable error).
    */
   @Bean(destroyMethod = "close")
   DraPlugin draPlugin(
-      MigdProperties properties, DraNode node, HealthPublisher health, DraMetrics metrics) {
+      MigdProperties properties,
+      DraNode node,
+      ProbedCapabilities capabilities,
+      HealthPublisher health,
+      DraMetrics metrics) {
     var dra = properties.dra();
     var settings =
         new DraPluginSettings(
@@ -248,7 +264,11 @@ class DraConfiguration {
             DraPluginSettings.DEFAULT_SOCKET_CHECK);
     var plugin =
         DraPlugin.start(
-            settings, new MeteredClaims(new PreparingClaims(node.preparer()), metrics), health);
+            settings,
+            new MeteredClaims(
+                new GatedClaims(new PreparingClaims(node.preparer()), capabilities::waiting),
+                metrics),
+            health);
     log.info(
         "DRA plugin driver={} registration={} dra={}",
         dra.driverName(),

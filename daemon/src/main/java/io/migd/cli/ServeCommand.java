@@ -41,6 +41,7 @@ final class ServeCommand implements Callable<Integer> {
     checkBeforeStart(common.bind(commandLine));
     var application = new SpringApplication(MigdApplication.class);
     application.setDefaultProperties(QUIET_START_FAILURE);
+    application.addListeners(new LateRefusalExit());
     try {
       application.run(args.toArray(String[]::new));
       return MigdCommand.KEEP_RUNNING;

@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -41,12 +40,6 @@ public final class DraCapabilityProbe {
   private static final Pattern MINOR = Pattern.compile("^(\\d+)");
   private static final String PROBE_KEY = "migd.io/probe";
 
-  /** How long the probe waits for an API server that does not answer. */
-  static final Duration PATIENCE = Duration.ofMinutes(5);
-
-  private static final Duration FIRST_PAUSE = Duration.ofMillis(250);
-  private static final Duration MAX_PAUSE = Duration.ofSeconds(5);
-
   private final KubernetesClient client;
   private final String driver;
   private final String nodeName;
@@ -59,41 +52,34 @@ public final class DraCapabilityProbe {
   }
 
   /**
-   * What the API server supports, said once in the log.
+   * One attempt: what the API server supports, said once in the log. {@link ProbedCapabilities}
+   * repeats it while the API server does not answer.
    *
    * @param partitionable {@code migd.dra.partitionable}: the operator enabled partitionable devices
    *     on a 1.35 cluster
    * @throws UnsupportedKubernetesException below Kubernetes 1.34
-   * @throws IllegalStateException when the API server has not answered for {@link #PATIENCE}
+   * @throws UnansweredException when the API server does not answer (no connection, or a 5xx): a
+   *     failing probe slice is never taken for a dropped field
    */
   public DraCapabilities probe(boolean partitionable) {
-    // an API server that fails for a moment (a restart, an overloaded apiserver) delays the start;
-    // it must neither end migd nor make a probe's read-back look like a dropped field
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    Duration pause = FIRST_PAUSE;
-    while (true) {
-      try {
-        return probeOnce(partitionable);
-      } catch (KubernetesClientException e) {
-        if (!unanswered(e)) {
-          throw e;
-        }
-        if (System.nanoTime() - deadline > 0) {
-          throw new IllegalStateException(
-              "the API server did not answer for " + PATIENCE.toMinutes() + " min: " + e, e);
-        }
-        log.warn(
-            "the API server does not answer the DRA probe ({}); trying again in {} ms",
-            e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().get(),
-            pause.toMillis());
-        try {
-          Thread.sleep(pause);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while probing the API server", e);
-        }
-        pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
+    try {
+      return probeOnce(partitionable);
+    } catch (KubernetesClientException e) {
+      if (unanswered(e)) {
+        throw new UnansweredException(e);
       }
+      throw e;
+    }
+  }
+
+  /** The API server did not answer a request of the probe: no connection, or a 5xx. */
+  public static final class UnansweredException extends RuntimeException {
+    UnansweredException(KubernetesClientException cause) {
+      super(
+          cause.getMessage() == null
+              ? cause.toString()
+              : cause.getMessage().lines().findFirst().orElse(cause.toString()),
+          cause);
     }
   }
 
