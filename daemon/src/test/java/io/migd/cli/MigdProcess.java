@@ -5,13 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -114,11 +108,6 @@ public final class MigdProcess {
 
   /** Starts {@code migd ARGS...}; stdout and stderr go to files of the node directory. */
   public Running start(String... args) {
-    return start(SharedClasses.OPTIONS, args);
-  }
-
-  /** As {@link #start(String...)}, with these options of the child JVM. */
-  private Running start(List<String> jvmOptions, String... args) {
     int run = RUNS.incrementAndGet();
     Path stdout = nodeDir.resolve("migd-" + run + ".out");
     Path stderr = nodeDir.resolve("migd-" + run + ".err");
@@ -134,7 +123,6 @@ public final class MigdProcess {
     // start-up time dominates every command; C1 only and the serial collector start fastest
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-XX:+UseSerialGC");
-    command.addAll(jvmOptions);
     command.add("-cp");
     command.add(ClassPathSnapshot.CLASS_PATH);
     command.add("io.migd.app.Migd");
@@ -168,25 +156,15 @@ public final class MigdProcess {
   /**
    * The test JVM's class path, with migd's own entries (the modules' class directories and jars)
    * copied once per test JVM: a build running beside the tests rewrites {@code target/classes} and
-   * the installed migd jars, and a child started during that would miss classes. A class directory
-   * is copied into a jar: class data sharing ({@link SharedClasses}) archives classes of jars only.
+   * the installed migd jars, and a child started during that would miss classes.
    */
   private static final class ClassPathSnapshot {
-    static final Path DIR = createDirectory();
     static final String CLASS_PATH = snapshot();
-
-    private static Path createDirectory() {
-      try {
-        Path copies = Files.createTempDirectory("migd-it-classpath-");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(copies)));
-        return copies;
-      } catch (IOException e) {
-        throw new UncheckedIOException("creating the class path copy", e);
-      }
-    }
 
     private static String snapshot() {
       try {
+        Path copies = Files.createTempDirectory("migd-it-classpath-");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(copies)));
         var entries = new ArrayList<String>();
         int n = 0;
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -196,13 +174,8 @@ public final class MigdProcess {
             entries.add(entry);
             continue;
           }
-          Path copy = DIR.resolve(n++ + "-" + path.getFileName());
-          if (Files.isDirectory(path)) {
-            copy = copy.resolveSibling(copy.getFileName() + ".jar");
-            jar(path, copy);
-          } else {
-            Files.copy(path, copy);
-          }
+          Path copy = copies.resolve(n++ + "-" + path.getFileName());
+          copyTree(path, copy);
           entries.add(copy.toString());
         }
         return String.join(File.pathSeparator, entries);
@@ -211,14 +184,10 @@ public final class MigdProcess {
       }
     }
 
-    /** Copies the tree {@code from} into a new jar, directory entries included (Spring scans). */
-    private static void jar(Path from, Path jar) throws IOException {
-      try (FileSystem zip =
-              FileSystems.newFileSystem(
-                  URI.create("jar:" + jar.toUri()), Map.of("create", "true"));
-          Stream<Path> files = Files.walk(from)) {
+    private static void copyTree(Path from, Path to) throws IOException {
+      try (Stream<Path> files = Files.walk(from)) {
         for (Path file : (Iterable<Path>) files::iterator) {
-          Path target = zip.getPath("/").resolve(from.relativize(file).toString());
+          Path target = to.resolve(from.relativize(file).toString());
           if (Files.isDirectory(file)) {
             Files.createDirectories(target);
           } else {
@@ -234,71 +203,6 @@ public final class MigdProcess {
       } catch (IOException e) {
         // a temp dir left behind is harmless
       }
-    }
-  }
-
-  /**
-   * A class data sharing archive (AppCDS) of the classes one {@code migd serve} loads, made once
-   * per test JVM by a training serve on its own simulated node that ends (SIGTERM) once ready and
-   * once it answered the REST API: each child maps these classes instead of reading, parsing and
-   * verifying them from the jars, about a third less CPU per start (a serve to ready 4.0 instead of
-   * 6.2 CPU seconds, an {@code export} 0.85 instead of 1.3). A child started with other options
-   * (without native access) or before the archive exists runs as without it, silently.
-   */
-  private static final class SharedClasses {
-    /**
-     * The JVM logs to stdout when it maps the archive partly (native access was not enabled when
-     * the JDK's base archive was made) or not at all (a jar changed): neither is migd's output.
-     */
-    private static final String QUIET = "-Xlog:cds*=off,aot*=off";
-
-    static final List<String> OPTIONS = train();
-
-    private static List<String> train() {
-      Path archive = ClassPathSnapshot.DIR.resolve("migd.jsa");
-      Path dumped = ClassPathSnapshot.DIR.resolve("migd.jsa.dumping");
-      var training =
-          on(ClassPathSnapshot.DIR.resolve("training"))
-              .withEnvironment("SERVER_PORT", "0")
-              .withEnvironment("MIGD_KUBELET_ENABLED", "false")
-              .withEnvironment("MIGD_CONFIG", "all-balanced");
-      var http = HttpClient.newHttpClient();
-      try (var serve =
-          training.start(
-              List.of(QUIET, "-XX:ArchiveClassesAtExit=" + dumped),
-              "serve",
-              "--simulate=A100-SXM4-40GB,T4")) {
-        var base = URI.create("http://127.0.0.1:" + serve.httpPort());
-        // in this thread: another would wait for this class's initialization, which waits for it
-        Awaitility.await()
-            .atMost(TIMEOUT)
-            .pollInSameThread()
-            .ignoreExceptions()
-            .failFast("the training serve ended", () -> !serve.isAlive())
-            .until(() -> status(http, base.resolve("/actuator/health/readiness")) == 200);
-        status(http, base.resolve("/api/v1/gpus"));
-        // the JVM writes the archive as it exits; only a whole one is used
-        serve.process.destroy();
-        if (!serve.process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-            || !Files.isRegularFile(dumped)) {
-          throw new IllegalStateException("the training serve wrote no archive: " + serve.stderr());
-        }
-        Files.move(dumped, archive, StandardCopyOption.ATOMIC_MOVE);
-        return List.of(QUIET, "-XX:SharedArchiveFile=" + archive);
-      } catch (RuntimeException | IOException | InterruptedException e) {
-        if (e instanceof InterruptedException) {
-          Thread.currentThread().interrupt();
-        }
-        System.err.printf("migd children run without a class data sharing archive: %s%n", e);
-        return List.of();
-      }
-    }
-
-    private static int status(HttpClient http, URI uri) throws IOException, InterruptedException {
-      return http.send(
-              HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
-              HttpResponse.BodyHandlers.discarding())
-          .statusCode();
     }
   }
 
