@@ -26,6 +26,9 @@ final class ClaimKillProbe {
                 List.of(
                     java,
                     "--enable-native-access=ALL-UNNAMED",
+                    // start-up dominates a probe; C1 only and the serial collector start fastest
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC",
                     "-cp",
                     System.getProperty("java.class.path"),
                     ClaimKillProbe.class.getName(),
