@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -431,7 +432,8 @@ final class DraClaims {
 
   /**
    * migd's checkpoint: every claim it holds as prepared has its instances in NVML (GPU instance id
-   * at its placement, and its MIG UUID), and every claim of the ledger is in it.
+   * at its placement, and its MIG UUID), and every claim of the ledger is in it. A claim the runner
+   * has called unprepare for without success is not checked: its instance may be half destroyed.
    */
   private void checkCheckpoint(int step, NvmlView nvml) {
     Path file = node.stateDir().resolve("dra-checkpoint.json");
@@ -462,7 +464,15 @@ final class DraClaims {
     }
     Map<String, Boolean> migUuids = new HashMap<>();
     nvml.migUuids().forEach(u -> migUuids.put(u, true));
+    // a claim whose unprepare was called and did not succeed (an NVML fault on the GPU-instance
+    // destroy, after its compute instance went) stays checkpointed as the instance's owner until
+    // the kubelet's retry succeeds, as the contract says; its instance may be half destroyed
+    var inDoubt = new HashSet<String>();
+    known.stream().filter(k -> !k.prepared()).forEach(k -> inDoubt.add(k.uid()));
     for (JsonNode claim : completed.values()) {
+      if (inDoubt.contains(claim.path("uid").asText())) {
+        continue;
+      }
       for (JsonNode device : claim.path("devices")) {
         int gi = device.path("gpuInstanceId").asInt(-1);
         if (gi < 0 || device.path("kind").asText().equals("ADMIN_ACCESS")) {
