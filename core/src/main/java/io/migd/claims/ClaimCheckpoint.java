@@ -199,7 +199,7 @@ public final class ClaimCheckpoint implements ClaimedDevices {
   /**
    * Records the claim in memory only: every reader sees it at once, and the file gets it with the
    * next write through. For a record a crash may lose: a prepare's start, until NVML is about to
-   * change (one that changes nothing leaves nothing to undo, and waits for one flush, not two).
+   * change (one that changes nothing leaves nothing to undo, and waits for one write, not two).
    */
   public void hold(CheckpointClaim claim) {
     synchronized (changing) {

@@ -204,7 +204,7 @@ public final class ClaimPreparer implements AutoCloseable {
       var begun = new CheckpointClaim(key, false, devices, pods);
       // in memory at once, so other claims and the pool see it; on the disk only before NVML
       // changes anything, so a restart can undo what a crash left. A static device or an idle
-      // instance taken as it is leaves nothing to undo: its answer waits for one flush, not two.
+      // instance taken as it is leaves nothing to undo: its answer waits for one write, not two.
       checkpoint.hold(begun);
       var durable = new Once(() -> checkpoint.put(begun));
       var done = new ArrayList<Device>();
