@@ -1,5 +1,6 @@
 package io.migd.pool;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -47,10 +48,21 @@ final class DeviceAttributes {
     return attributes;
   }
 
-  /** A whole GPU's capacity. */
+  /**
+   * A whole GPU's capacity: its {@code memory}, and the other capacities of its largest
+   * GPU-instance profile (the most memory slices, then the most multiprocessors), as NVIDIA's
+   * driver publishes them, so a selector on {@code multiprocessors} evaluates on a whole GPU too. A
+   * GPU without MIG profiles has {@code memory} only.
+   */
   SortedMap<String, Long> wholeGpuCapacity() {
     var capacity = new TreeMap<String, Long>();
-    capacity.put("memory", facts.memoryBytes());
+    facts.profiles().stream()
+        .max(
+            Comparator.comparingInt(GpuFacts.MigProfile::sliceCount)
+                .thenComparingInt(GpuFacts.MigProfile::multiprocessors)
+                .thenComparingLong(GpuFacts.MigProfile::memoryMiB))
+        .ifPresent(largest -> capacity.putAll(migCapacity(largest, true)));
+    capacity.put(ProfileQuantity.MEMORY.capacityName(), facts.memoryBytes());
     return capacity;
   }
 

@@ -87,6 +87,35 @@ class PoolSlicesTest {
         .isEqualTo(new DeviceOrigin.WholeGpu(new GpuIndex(0), t4.uuid(), false));
   }
 
+  /**
+   * NVIDIA's driver gives a whole GPU the capacities of its largest profile beside its memory, so a
+   * selector on {@code device.capacity['gpu.nvidia.com'].multiprocessors} evaluates on it (issue
+   * 29): on an H100 those of {@code 7g.80gb}, static or dynamic alike.
+   */
+  @Test
+  void aWholeMigCapableGpuCarriesItsMemoryAndTheCapacitiesOfItsLargestProfile() {
+    GpuFacts h100 = Facts.of("H100-SXM5-80GB", 0);
+    GpuFacts.MigProfile largest =
+        h100.profiles().stream().filter(p -> p.name().equals("7g.80gb")).findFirst().orElseThrow();
+    var expected =
+        Map.of(
+            "memory", h100.memoryBytes(),
+            "multiprocessors", (long) largest.multiprocessors(),
+            "copyEngines", (long) largest.copyEngines(),
+            "decoders", (long) largest.decoders(),
+            "encoders", (long) largest.encoders(),
+            "jpegEngines", (long) largest.jpegEngines(),
+            "ofaEngines", (long) largest.ofaEngines());
+
+    PoolDevice fixedWhole = devices(build(fixed(h100, Facts.migOff(h100))), 0).getFirst();
+    PoolDevice dynamicWhole =
+        build(dynamic(h100, Facts.migOff(h100))).content().device("gpu-0").orElseThrow();
+
+    assertThat(largest.multiprocessors()).isEqualTo(132);
+    assertThat(fixedWhole.capacity()).containsExactlyInAnyOrderEntriesOf(expected);
+    assertThat(dynamicWhole.capacity()).containsExactlyInAnyOrderEntriesOf(expected);
+  }
+
   @Test
   void staticGpuWithMigPublishesItsInstancesWithUuidsAndNoCounters() {
     GpuFacts h100 = Facts.of("H100-SXM5-80GB", 1);
