@@ -39,6 +39,7 @@ public final class DraCapabilityProbe {
   private static final Logger log = LoggerFactory.getLogger(DraCapabilityProbe.class);
   private static final Pattern MINOR = Pattern.compile("^(\\d+)");
   private static final String PROBE_KEY = "migd.io/probe";
+  private static final int TOO_MANY_REQUESTS = 429;
 
   private final KubernetesClient client;
   private final String driver;
@@ -58,8 +59,8 @@ public final class DraCapabilityProbe {
    * @param partitionable {@code migd.dra.partitionable}: the operator enabled partitionable devices
    *     on a 1.35 cluster
    * @throws UnsupportedKubernetesException below Kubernetes 1.34
-   * @throws UnansweredException when the API server does not answer (no connection, or a 5xx): a
-   *     failing probe slice is never taken for a dropped field
+   * @throws UnansweredException when the API server does not answer (no connection, a 5xx, or a 429
+   *     Too Many Requests): a failing probe slice is never taken for a dropped field
    */
   public DraCapabilities probe(boolean partitionable) {
     try {
@@ -72,7 +73,10 @@ public final class DraCapabilityProbe {
     }
   }
 
-  /** The API server did not answer a request of the probe: no connection, or a 5xx. */
+  /**
+   * The API server did not answer a request of the probe: no connection, a 5xx, or a 429 (its
+   * priority and fairness turned the request away for now).
+   */
   public static final class UnansweredException extends RuntimeException {
     UnansweredException(KubernetesClientException cause) {
       super(
@@ -83,9 +87,12 @@ public final class DraCapabilityProbe {
     }
   }
 
-  /** A request the API server did not answer: no connection, or a 5xx. */
+  /**
+   * A request the API server did not answer: no connection, a 5xx, or a 429 Too Many Requests (a
+   * busy API server's answer to try again later, never a refusal of DRA mode).
+   */
   private static boolean unanswered(KubernetesClientException e) {
-    return e.getCode() == 0 || e.getCode() >= 500;
+    return e.getCode() == 0 || e.getCode() == TOO_MANY_REQUESTS || e.getCode() >= 500;
   }
 
   private DraCapabilities probeOnce(boolean partitionable) {
