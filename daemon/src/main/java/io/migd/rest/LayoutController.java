@@ -5,6 +5,7 @@ import io.migd.api.rest.LayoutRequest;
 import io.migd.api.rest.LayoutStatus;
 import io.migd.api.rest.PlanResult;
 import io.migd.layout.GpuIndex;
+import io.migd.layout.ObservedNode;
 import io.migd.plan.Decision;
 import io.migd.reconcile.ConfigLookup;
 import io.migd.reconcile.Desired;
@@ -12,6 +13,7 @@ import io.migd.reconcile.IntentService;
 import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.ResetInProgressException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -19,6 +21,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.SequencedMap;
@@ -39,7 +42,8 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code GET /api/v1/layout} (the intent and how far the node is) and {@code PUT /api/v1/layout} (a
  * new intent, or with {@code dryRun=true} only its plan). The body is parsed here, before anything
  * reaches NVML; whether it can apply, and the plan answered, come from one decision of the
- * reconciler, the loop's own; the intent service and the loop do the rest.
+ * reconciler, the loop's own, over the node snapshot (never waiting out a GPU reset); the intent
+ * service and the loop do the rest.
  */
 @RestController
 @RequestMapping("/api/v1")
@@ -51,6 +55,7 @@ class LayoutController {
   private final Reconciler reconciler;
   private final LayoutProgress progress;
   private final LayoutRequests requests;
+  private final RestNode node;
 
   LayoutController(
       IntentService intents,
@@ -58,7 +63,9 @@ class LayoutController {
       Reconciler reconciler,
       LayoutProgress progress,
       ConfigLookup configs,
-      ConfigFileNow file) {
+      ConfigFileNow file,
+      RestNode node) {
+    this.node = node;
     this.intents = intents;
     this.loop = loop;
     this.reconciler = reconciler;
@@ -166,7 +173,8 @@ class LayoutController {
         new Desired(
             Desired.Source.REST, intent, now.generation() + 1, now.labelValue(), "", Map.of());
     // the loop's own decision, made once: the check and the answer both come from it
-    SequencedMap<GpuIndex, Decision> decisions = reconciler.plan(candidate);
+    SequencedMap<GpuIndex, Decision> decisions =
+        reconciler.plan(List.of(candidate), observed()).getFirst().decisions();
     if (!dryRun) {
       LayoutRequests.requireApplicable(intent, decisions);
     }
@@ -185,6 +193,21 @@ class LayoutController {
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .eTag(etag(next.generation()))
         .body(new LayoutAccepted(next.generation(), plan.plan(), plan.decisions()));
+  }
+
+  /**
+   * The node to decide over: the snapshot with its processes read now, or, while a GPU reset holds
+   * NVML past {@code migd.nvml.reset-wait}, the snapshot as last observed (a GPU being reset runs
+   * nothing): the answer never waits out a reset, and the loop decides again anyway.
+   */
+  private ObservedNode observed() {
+    ObservedNode last = node.snapshot().latest();
+    try {
+      return node.snapshot().withLiveProcesses(last);
+    } catch (ResetInProgressException e) {
+      log.info("PUT /api/v1/layout decided over the processes last observed: {}", e.getMessage());
+      return last;
+    }
   }
 
   private static void checkFresh(OptionalLong expected, Desired now) {

@@ -19,12 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A scrape, {@code GET /api/v1/gpus} and {@code GET /api/v1/configs} while a GPU reset is still in
- * progress answer instead of waiting for it: the GETs {@code 503} naming the reset, the scrape
- * without the GPU being reset. The reset is {@code migd.reset-command} (migd on the simulated
- * library as if it were the driver's), a script that holds until the test lets it go, so both
- * answers provably arrive while the reset is held. A holder NVML does not list
- * (nvidia-persistenced) keeps the A100's MIG mode change pending, which makes migd reset the GPU.
+ * A scrape, {@code GET /api/v1/gpus}, {@code GET /api/v1/configs} and {@code PUT /api/v1/layout}
+ * while a GPU reset is still in progress answer instead of waiting for it: the GETs {@code 503}
+ * naming the reset, the scrape without the GPU being reset, the PUT accepted (decided over the
+ * snapshot). The reset is {@code migd.reset-command} (migd on the simulated library as if it were
+ * the driver's), a script that holds until the test lets it go, so both answers provably arrive
+ * while the reset is held. A holder NVML does not list (nvidia-persistenced) keeps the A100's MIG
+ * mode change pending, which makes migd reset the GPU.
  */
 class ResetInProgressServeIT {
   private static final Duration PATIENCE = Duration.ofSeconds(90);
@@ -81,20 +82,12 @@ class ResetInProgressServeIT {
           .until(() -> get(base + "/actuator/health/readiness").statusCode() == 200);
       assertThat(scrape(base).named("migd_gpu_info")).hasSize(2);
 
-      HttpResponse<String> put =
-          http.send(
-              HttpRequest.newBuilder(URI.create(base + "/api/v1/layout"))
-                  .header("Content-Type", "application/json")
-                  .PUT(
-                      HttpRequest.BodyPublishers.ofString(
-                          "{\"gpus\":[{\"gpu\":0,\"migEnabled\":true,"
-                              + "\"migDevices\":{\"3g.20gb\":2}}]}"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> put = putLayout(base);
       assertThat(put.statusCode()).as(put.body()).isEqualTo(202);
       await().atMost(PATIENCE).until(() -> Files.exists(started));
 
       HttpResponse<String> gpus = get(base + "/api/v1/gpus");
+      HttpResponse<String> putWhileHeld = putLayout(base);
       HttpResponse<String> configs = get(base + "/api/v1/configs");
       Scrape scrape = scrape(base);
 
@@ -107,6 +100,7 @@ class ResetInProgressServeIT {
           .contains("is being reset")
           .contains("migd.nvml.reset-wait");
       assertThat(configs.statusCode()).as(configs.body()).isEqualTo(503);
+      assertThat(putWhileHeld.statusCode()).as(putWhileHeld.body()).isEqualTo(202);
       assertThat(JSON.readTree(configs.body()).path("detail").asString())
           .contains("GPU 0 (")
           .contains("is being reset");
@@ -128,6 +122,20 @@ class ResetInProgressServeIT {
       assertThat(scrape(base).named("migd_slice_info", Map.of("gpu", "0"))).hasSize(2);
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
+  }
+
+  /** The same layout again: accepted under the next generation. */
+  private HttpResponse<String> putLayout(String base) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(base + "/api/v1/layout"))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .PUT(
+                HttpRequest.BodyPublishers.ofString(
+                    "{\"gpus\":[{\"gpu\":0,\"migEnabled\":true,"
+                        + "\"migDevices\":{\"3g.20gb\":2}}]}"))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   /** One line of the reset script: nvml-sim on the node's state, as the test runs it. */

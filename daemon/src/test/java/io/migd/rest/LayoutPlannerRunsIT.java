@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.migd.api.rest.LayoutAccepted;
 import io.migd.api.rest.PlanResult;
 import io.migd.execute.ProgressListener;
+import io.migd.layout.Usage;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
@@ -17,13 +18,16 @@ import io.migd.reconcile.GpuReset;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
 import io.migd.reconcile.LayoutProgress;
+import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.RebootPolicy;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.ResetsInProgress;
 import io.migd.sim.SimulatedNvml;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -77,7 +81,19 @@ class LayoutPlannerRunsIT {
     loop.close();
     controller =
         new LayoutController(
-            intents, loop, reconciler, new LayoutProgress(), file::config, () -> file);
+            intents,
+            loop,
+            reconciler,
+            new LayoutProgress(),
+            file::config,
+            () -> file,
+            new RestNode(
+                new NodeSnapshot(
+                    reconciler.observer(),
+                    nvml,
+                    new ResetsInProgress(Clock.systemUTC()),
+                    Duration.ofSeconds(5)),
+                observed -> Usage.NONE));
   }
 
   @AfterEach
