@@ -526,12 +526,17 @@ public final class ClaimPreparer implements AutoCloseable {
         });
   }
 
-  /** Destroys an instance kept idle for reuse, unless a claim took it or a process uses it. */
+  /**
+   * Destroys an instance kept idle for reuse, unless a claim took it or a process uses it; the GPU
+   * is observed again and the pool rebuilt either way (issue 29: the placements it withheld).
+   */
   private void reclaim(Device d) {
     try {
       instances.release(d, owners(checkpoint, d.gpu(), ""), true);
     } catch (ClaimFailure e) {
       log.info("gpu={} gi={} kept: {}", d.gpu(), d.gpuInstanceId(), e.getMessage());
+    } finally {
+      tell(() -> events.touched(Set.of(d.gpu())));
     }
   }
 

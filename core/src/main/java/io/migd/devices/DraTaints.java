@@ -29,7 +29,15 @@ public final class DraTaints {
 
   private record Where(GpuIndex gpu, int gpuInstanceId) {}
 
-  private record Mark(long xid, Instant at) {}
+  /**
+   * A critical XID and when it came; {@code seen} once the pool was built with its GPU instance
+   * there, so that instance's later absence means it was destroyed.
+   */
+  private record Mark(long xid, Instant at, boolean seen) {
+    boolean sameXid(Mark other) {
+      return other != null && other.xid == xid && other.at.equals(at);
+    }
+  }
 
   private final Map<Where, Mark> marks = new HashMap<>();
 
@@ -44,7 +52,7 @@ public final class DraTaints {
       return false;
     }
     synchronized (this) {
-      marks.put(new Where(gpu, gpuInstanceId), new Mark(xid, at));
+      marks.put(new Where(gpu, gpuInstanceId), new Mark(xid, at, false));
     }
     log.warn(
         "xid={} gpu={} gpu_instance={} taints its devices {}={} NoSchedule",
@@ -100,7 +108,8 @@ public final class DraTaints {
           if (answers) {
             synchronized (this) {
               // a new XID while NVML was asked renews the mark: only the one asked about goes
-              if (marks.remove(where, mark)) {
+              if (mark.sameXid(marks.get(where))) {
+                marks.remove(where);
                 cleared.add(where);
               }
             }
@@ -115,6 +124,40 @@ public final class DraTaints {
                 DeviceTaints.XID_KEY,
                 recoveryPeriod));
     return !cleared.isEmpty();
+  }
+
+  /**
+   * The GPU instances NVML shows on {@code gpu} now, as the pool is built: an XID mark on a GPU
+   * instance that was there before and is gone now goes with it, so it never taints the next
+   * instance NVML gives the same id (GPU instance ids are reused: issue 29). A mark whose instance
+   * has not been seen yet stays: the XID may have come before the observation that shows it.
+   */
+  public void instancesObserved(GpuIndex gpu, Set<Integer> gpuInstanceIds) {
+    var gone = new ArrayList<Where>();
+    synchronized (this) {
+      for (var entry : marks.entrySet()) {
+        Where where = entry.getKey();
+        if (!where.gpu().equals(gpu) || where.gpuInstanceId() == Usage.WHOLE_GPU) {
+          continue;
+        }
+        Mark mark = entry.getValue();
+        if (gpuInstanceIds.contains(where.gpuInstanceId())) {
+          if (!mark.seen()) {
+            entry.setValue(new Mark(mark.xid(), mark.at(), true));
+          }
+        } else if (mark.seen()) {
+          gone.add(where);
+        }
+      }
+      gone.forEach(marks::remove);
+    }
+    gone.forEach(
+        w ->
+            log.info(
+                "gpu={} gpu_instance={} taint {} removed: the GPU instance is gone",
+                w.gpu(),
+                w.gpuInstanceId(),
+                DeviceTaints.XID_KEY));
   }
 
   /**

@@ -1,17 +1,18 @@
-package io.migd.kubelet;
+package io.migd.handoff;
 
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * Hands numbered values to a consumer that does socket I/O (the device plugins serve and register)
- * without holding a lock across it: the thread that offers a value while none is being handed over
- * hands over the newest offered until none is newer, and a thread that offers one meanwhile leaves
- * it to that thread. Values go out one at a time, in increasing number, the older of two offered
- * together skipped: an older value never follows a newer one.
+ * Hands numbered values to a consumer that does I/O or must see them in order (the device plugins
+ * serve and register; the DRA pool goes to the ResourceSlice publisher, the metrics and the health
+ * stream) without holding a lock across it: the thread that offers a value while none is being
+ * handed over hands over the newest offered until none is newer, and a thread that offers one
+ * meanwhile leaves it to that thread. Values go out one at a time, in increasing number, the older
+ * of two offered together skipped: an older value never follows a newer one.
  */
-final class LatestWins<T> {
+public final class LatestWins<T> {
   private final Consumer<T> consumer;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition handedOver = lock.newCondition();
@@ -21,7 +22,8 @@ final class LatestWins<T> {
   private long handed;
   private boolean handing;
 
-  LatestWins(Consumer<T> consumer) {
+  /** Hands values over to {@code consumer}, one at a time. */
+  public LatestWins(Consumer<T> consumer) {
     this.consumer = consumer;
   }
 
@@ -30,7 +32,7 @@ final class LatestWins<T> {
    * handed over; handing over on this thread when no other is. A failure of the consumer is thrown
    * to the thread that handed over.
    */
-  void offerAndWait(long number, T value) {
+  public void offerAndWait(long number, T value) {
     if (offer(number, value, true)) {
       handOver();
     }
@@ -40,7 +42,7 @@ final class LatestWins<T> {
    * Offers {@code value}, numbered {@code number}, and returns at once when another thread is
    * handing over (it hands over this one, or a newer); otherwise hands over on this thread.
    */
-  void offer(long number, T value) {
+  public void offer(long number, T value) {
     if (offer(number, value, false)) {
       handOver();
     }

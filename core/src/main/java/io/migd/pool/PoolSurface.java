@@ -2,7 +2,9 @@ package io.migd.pool;
 
 import io.migd.claims.ClaimedDevices;
 import io.migd.devices.DraTaints;
+import io.migd.handoff.LatestWins;
 import io.migd.layout.GpuIndex;
+import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.nvml.NvmlException;
@@ -12,9 +14,11 @@ import io.migd.reconcile.Outcome;
 import io.migd.reconcile.OutcomeListener;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -22,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +40,17 @@ import org.slf4j.LoggerFactory;
  * built before {@link #publishing} says what the API server takes (in DRA mode migd starts before
  * the API server has answered its probe: issue 18).
  *
- * <p>Facts are read once per GPU (by UUID) on the reconcile loop's thread; a GPU whose facts cannot
- * be read is left out of the pool until they can, logged. A rebuild does no I/O and holds its lock
- * only while it builds; the sink must not block (the publisher hands the content to its own
- * thread).
+ * <p>Every build takes a number under the lock it is built in, and goes to the sink through {@link
+ * LatestWins}: one at a time, in increasing number, an older one never after a newer (a claim
+ * thread's pool built before a plan withdrew a device never lands after the pool without it: issue
+ * 29). A reconcile that could not list the GPUs keeps the last pool. A GPU NVML no longer observes
+ * keeps its last devices, {@code gpu.nvidia.com/gpu-lost} tainted when NVML says it is lost, so no
+ * slice after it is renamed.
+ *
+ * <p>Facts are read once per GPU (by UUID, again when its index or minor changed: a reset may
+ * renumber GPUs) on the reconcile loop's thread; a GPU whose facts cannot be read is left out of
+ * the pool until they can, logged. A rebuild does no I/O of its own and holds its lock only while
+ * it builds; the sink must not block (the publisher hands the content to its own thread).
  */
 public final class PoolSurface implements OutcomeListener {
   private static final Logger log = LoggerFactory.getLogger(PoolSurface.class);
@@ -68,23 +80,38 @@ public final class PoolSurface implements OutcomeListener {
    */
   public record Publishing(boolean dynamicDevices, boolean taintsDropped) {}
 
+  /**
+   * A pool as built, numbered in the order of the builds: a higher number was built later, from
+   * what was known later.
+   */
+  public record Publication(long number, BuiltPool pool) {
+    /** Checks the pool is there. */
+    public Publication {
+      Objects.requireNonNull(pool);
+    }
+  }
+
   private final Settings settings;
   private final Function<ObservedGpu, GpuFacts> factsReader;
   private final Supplier<ObservedNode> observed;
   private final ClaimedDevices claimed;
   private final DraTaints health;
-  private final Consumer<BuiltPool> sink;
+  private final LatestWins<Publication> handoff;
   private final Map<String, GpuFacts> facts = new ConcurrentHashMap<>();
   private final Object building = new Object();
   private volatile Outcome last;
   private volatile Publishing publishing;
-  private volatile BuiltPool current;
+  private volatile Publication current;
   // static devices a plan is about to remove: left out until the next outcome
   private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
 
+  // guarded by building
+  private long builds;
+  private final Map<GpuIndex, PoolGpu> lastSeen = new HashMap<>();
+
   /**
    * A surface over the reader of facts, the node snapshot's latest observation, the prepared claims
-   * and the health marks.
+   * and the health marks, handing each pool to {@code sink} newest first.
    */
   public PoolSurface(
       Settings settings,
@@ -92,25 +119,33 @@ public final class PoolSurface implements OutcomeListener {
       Supplier<ObservedNode> observed,
       ClaimedDevices claimed,
       DraTaints health,
-      Consumer<BuiltPool> sink) {
+      Consumer<Publication> sink) {
     this.settings = Objects.requireNonNull(settings);
     this.factsReader = Objects.requireNonNull(factsReader);
     this.observed = Objects.requireNonNull(observed);
     this.claimed = Objects.requireNonNull(claimed);
     this.health = Objects.requireNonNull(health);
-    this.sink = Objects.requireNonNull(sink);
+    this.handoff = new LatestWins<>(Objects.requireNonNull(sink));
     this.current =
-        new BuiltPool(
-            PoolContent.empty(settings.driver(), settings.node()), new TreeMap<>(), List.of());
+        new Publication(
+            0,
+            new BuiltPool(
+                PoolContent.empty(settings.driver(), settings.node()), new TreeMap<>(), List.of()));
   }
 
   @Override
   public void reconciled(Desired desired, Outcome outcome) {
+    if (!outcome.error().isEmpty()) {
+      log.info("the DRA pool stays as last built: the reconcile failed ({})", outcome.error());
+      return;
+    }
     for (ObservedGpu gpu : outcome.observed().gpus()) {
-      if (!facts.containsKey(gpu.uuid())) {
+      GpuFacts known = facts.get(gpu.uuid());
+      if (known == null || !known.gpu().equals(gpu.index()) || known.minor() != gpu.minor()) {
         try {
           facts.put(gpu.uuid(), factsReader.apply(gpu));
         } catch (RuntimeException e) {
+          facts.remove(gpu.uuid());
           log.warn(
               "gpu={} uuid={} left out of the DRA pool: its facts cannot be read ({})",
               gpu.index(),
@@ -129,12 +164,15 @@ public final class PoolSurface implements OutcomeListener {
    * Leaves these static devices out of the pool until the next outcome, and republishes: a plan is
    * about to remove them, so no claim may be allocated them from now on (DESIGN section 12, "Who
    * owns what").
+   *
+   * @return the number of the first pool built without them; empty when no pool can be built yet
+   *     (before the first outcome or before {@link #publishing}): nothing is withdrawn then
    */
-  public void withdraw(Collection<String> deviceNames) {
+  public OptionalLong withdraw(Collection<String> deviceNames) {
     if (withdrawn.addAll(deviceNames)) {
       log.info("withdrawing devices={} from the pool: a plan removes them", deviceNames);
-      rebuild();
     }
+    return rebuild();
   }
 
   /**
@@ -149,24 +187,34 @@ public final class PoolSurface implements OutcomeListener {
   /**
    * Builds the pool again from what is known now and hands it on; nothing before an outcome, and
    * nothing before {@link #publishing} (the pool stays empty: a prepare finds no device in it).
+   *
+   * @return the number of the pool built; empty when none was
    */
-  public void rebuild() {
+  public OptionalLong rebuild() {
     Outcome outcome = last;
     Publishing taken = publishing;
     if (outcome == null || taken == null) {
-      return;
+      return OptionalLong.empty();
     }
-    BuiltPool built;
+    Publication built;
     synchronized (building) {
-      ObservedNode node = observed.get();
-      var gpus = new ArrayList<PoolGpu>();
-      for (ObservedGpu gpu : node.gpus()) {
-        GpuFacts known = facts.get(gpu.uuid());
-        if (known != null && known.gpu().equals(gpu.index())) {
-          gpus.add(new PoolGpu(known, gpu, taken.dynamicDevices() && outcome.dynamic(gpu.index())));
-        }
+      ObservedNode node;
+      try {
+        node = observed.get();
+      } catch (RuntimeException e) {
+        log.warn(
+            "the DRA pool stays as last built: the node cannot be observed ({})", e.toString());
+        return OptionalLong.empty();
       }
-      built =
+      List<PoolGpu> gpus = gpus(node, outcome, taken);
+      gpus.forEach(
+          gpu ->
+              health.instancesObserved(
+                  gpu.facts().gpu(),
+                  gpu.observed().gpuInstances().stream()
+                      .map(LiveGpuInstance::id)
+                      .collect(Collectors.toSet())));
+      BuiltPool pool =
           without(
               PoolBuilder.build(
                   new PoolBuilder.Input(
@@ -177,19 +225,46 @@ public final class PoolSurface implements OutcomeListener {
                       health.marks(lost(node)),
                       taken.taintsDropped())),
               Set.copyOf(withdrawn));
+      built = new Publication(++builds, pool);
       current = built;
     }
-    sink.accept(built);
+    handoff.offer(built.number(), built);
+    return OptionalLong.of(built.number());
+  }
+
+  /**
+   * The GPUs to build from: each one observed whose facts are known, and each one NVML no longer
+   * observes as it was last built (its devices stay, their names and the slices after them too).
+   */
+  private List<PoolGpu> gpus(ObservedNode node, Outcome outcome, Publishing taken) {
+    var gpus = new ArrayList<PoolGpu>();
+    for (ObservedGpu gpu : node.gpus()) {
+      GpuFacts known = facts.get(gpu.uuid());
+      if (known != null && known.gpu().equals(gpu.index()) && known.minor() == gpu.minor()) {
+        var one = new PoolGpu(known, gpu, taken.dynamicDevices() && outcome.dynamic(gpu.index()));
+        gpus.add(one);
+        lastSeen.put(gpu.index(), one);
+      }
+    }
+    lastSeen.keySet().retainAll(node.indices());
+    for (GpuIndex gone : node.unobserved().keySet()) {
+      PoolGpu before = lastSeen.get(gone);
+      if (before != null
+          && gpus.stream().noneMatch(g -> g.facts().minor() == before.facts().minor())) {
+        gpus.add(before);
+      }
+    }
+    return gpus;
   }
 
   /** The pool as last built; empty before the first reconcile and before {@link #publishing}. */
   public PoolContent current() {
-    return current.content();
+    return current.pool().content();
   }
 
   /** The pool as last built, with its reasons and free placements. */
   public BuiltPool built() {
-    return current;
+    return current.pool();
   }
 
   /** Whether a reconcile has ended with this GPU observed: a prepare on it may go ahead. */

@@ -122,6 +122,12 @@ final class NodeDecider {
         }
       }
     }
+    if (ownership.dra()) {
+      ownership
+          .partitionable()
+          .unavailable()
+          .ifPresent(why -> result.replaceAll((gpu, r) -> staticHere(gpu, r, why)));
+    }
     for (ObservedGpu gpu : observed.gpus()) {
       String recorded = desired.gpuUuids().get(gpu.index().value());
       if (result.containsKey(gpu.index()) && recorded != null && !recorded.equals(gpu.uuid())) {
@@ -138,6 +144,22 @@ final class NodeDecider {
       }
     }
     return result;
+  }
+
+  /**
+   * A dynamic target where the cluster takes no partitionable devices: the GPU keeps the layout it
+   * has (no MIG mode change, no reset) and is published as static, its reason saying why.
+   */
+  private static Resolution staticHere(GpuIndex gpu, Resolution resolution, String why) {
+    return resolution instanceof Resolution.Target(var target, _) && target.dynamic()
+        ? new Resolution.Unreachable(
+            "GPU "
+                + gpu
+                + " is dynamic, but dynamic GPUs cannot be published here ("
+                + why
+                + "): it keeps the layout it has (no MIG mode change, no reset) and is published as"
+                + " static")
+        : resolution;
   }
 
   /**

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -429,10 +430,25 @@ class ClaimPreparerIT {
     }
   }
 
+  /**
+   * The delayed destroy tells the pool too (issue 29): the instance withheld nothing while kept,
+   * but once it is gone its GPU must be observed again and republished, so every GPU touch after
+   * the destroy is counted.
+   */
   @Test
-  void anUnpreparedInstanceIsKeptIdleForReuseUntilReclaimAfter() {
+  void anUnpreparedInstanceIsKeptIdleForReuseUntilReclaimAfterThenThePoolIsRebuilt() {
     rig.preparer.close();
     rig.reclaimAfter = java.time.Duration.ofMillis(200);
+    var touchedWithoutInstances = new java.util.concurrent.atomic.AtomicInteger();
+    rig.events =
+        new ClaimEvents() {
+          @Override
+          public void touched(Set<GpuIndex> gpus) {
+            if (rig.instances(0).isEmpty()) {
+              touchedWithoutInstances.incrementAndGet();
+            }
+          }
+        };
     rig.preparer = rig.newPreparer();
     var claim = rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 4));
     prepared(rig.prepare(claim));
@@ -440,9 +456,11 @@ class ClaimPreparerIT {
     assertThat(rig.unprepare(claim)).isInstanceOf(UnprepareAnswer.Unprepared.class);
 
     assertThat(rig.preparer.claimed().all()).isEmpty();
+    assertThat(rig.instances(0)).as("kept idle for reuse").hasSize(1);
     org.awaitility.Awaitility.await()
         .atMost(java.time.Duration.ofSeconds(10))
-        .until(() -> rig.instances(0).isEmpty());
+        .until(() -> touchedWithoutInstances.get() > 0);
+    assertThat(rig.instances(0)).isEmpty();
   }
 
   @Test

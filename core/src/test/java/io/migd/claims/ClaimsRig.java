@@ -53,6 +53,7 @@ final class ClaimsRig implements AutoCloseable {
   final List<String> calls;
 
   Duration reclaimAfter = Duration.ZERO;
+  ClaimEvents events = ClaimEvents.NONE;
   ClaimPreparer preparer;
 
   private ClaimsRig(Path dir, SimulatedNvml sim, Nvml nvml, List<String> calls) {
@@ -114,7 +115,7 @@ final class ClaimsRig implements AutoCloseable {
         CATALOG,
         cdi,
         settings(),
-        ClaimEvents.NONE,
+        events,
         claims);
   }
 

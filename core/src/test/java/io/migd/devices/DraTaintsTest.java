@@ -60,4 +60,24 @@ class DraTaintsTest {
     taints.gpuReset(GPU1);
     assertThat(taints.marks(Set.of()).of(GPU1, Usage.WHOLE_GPU)).isEmpty();
   }
+
+  /** GPU instance ids are reused: a taint goes with the instance it was on (issue 29). */
+  @Test
+  void anInstanceXidGoesOnceItsInstanceWasSeenAndIsGone() {
+    taints.onXid(GPU0, 3, 94, T0);
+    var xid94 = new Taint(DeviceTaints.XID_KEY, "94", Taint.Effect.NO_SCHEDULE);
+
+    taints.instancesObserved(GPU0, Set.of());
+    assertThat(taints.marks(Set.of()).of(GPU0, 3))
+        .as("not seen yet: the XID may predate the observation that shows the instance")
+        .containsExactly(xid94);
+    taints.instancesObserved(GPU0, Set.of(3));
+    taints.instancesObserved(GPU1, Set.of());
+    assertThat(taints.marks(Set.of()).of(GPU0, 3)).containsExactly(xid94);
+
+    taints.instancesObserved(GPU0, Set.of(5));
+    taints.instancesObserved(GPU0, Set.of(3, 5));
+
+    assertThat(taints.marks(Set.of()).of(GPU0, 3)).isEmpty();
+  }
 }

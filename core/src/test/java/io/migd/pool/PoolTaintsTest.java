@@ -6,10 +6,14 @@ import static io.migd.pool.Pools.devices;
 import static io.migd.pool.Pools.dynamic;
 import static io.migd.pool.Pools.fixed;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.migd.claims.ClaimedDevices;
 import io.migd.layout.GpuIndex;
+import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
+import io.migd.nvml.NvmlException;
+import io.migd.nvml.NvmlReturn;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -42,18 +46,53 @@ class PoolTaintsTest {
   }
 
   @Test
-  void xidOnTheGpuAndALostGpuTaintEveryDevice() {
+  void xidOnTheGpuTaintsEveryDevice() {
     BuiltPool xid =
         build(
             STATIC_H100, ClaimedDevices.NONE, new DeviceTaints.Mark.Xid(GPU0, Usage.WHOLE_GPU, 94));
-    BuiltPool lost = build(STATIC_H100, ClaimedDevices.NONE, new DeviceTaints.Mark.GpuLost(GPU0));
 
     assertThat(devices(xid, 0))
         .hasSize(2)
         .allSatisfy(d -> assertThat(d.taints()).containsExactly(XID_94));
-    assertThat(devices(lost, 0))
-        .hasSize(2)
-        .allSatisfy(d -> assertThat(d.taints()).containsExactly(LOST));
+  }
+
+  /**
+   * A lost GPU as the daemon really has it: the reconcile's observation lists it among the GPUs
+   * NVML cannot observe (GPU_IS_LOST). It stays published with its devices as last observed, every
+   * one tainted {@code gpu-lost}, and the slices after it keep their names (before, it dropped out
+   * of the pool and GPU 1's slice was renamed to GPU 0's).
+   */
+  @Test
+  void aLostGpuStaysPublishedTaintedAndTheSlicesAfterItKeepTheirNames() {
+    GpuFacts second = Facts.of("H100-SXM5-80GB", 1);
+    var pool = new Surfaced().knows(H100, second);
+    pool.reconciled(new ObservedNode(List.of(STATIC_H100.observed(), Facts.migOff(second))));
+    var namesBefore = sliceNames(pool.surface.current());
+
+    pool.reconciled(
+        new ObservedNode(List.of(Facts.migOff(second)))
+            .with(
+                GPU0,
+                new NvmlException(
+                    "nvmlDeviceGetMigMode", NvmlReturn.GPU_IS_LOST, "observing GPU 0")));
+
+    PoolContent content = pool.surface.current();
+    assertThat(sliceNames(content)).isEqualTo(namesBefore);
+    assertThat(devices(pool.surface.built(), 0))
+        .extracting(PoolDevice::name, PoolDevice::taints)
+        .containsExactly(
+            tuple("gpu-0-mig-1g10gb-19-0", List.of(LOST)),
+            tuple("gpu-0-mig-3g40gb-9-4", List.of(LOST)));
+    assertThat(devices(pool.surface.built(), 1))
+        .extracting(PoolDevice::name, PoolDevice::taints)
+        .containsExactly(tuple("gpu-1", List.of()));
+  }
+
+  private static List<String> sliceNames(PoolContent content) {
+    return content.slices().stream()
+        .map(
+            s -> s.name() + (s.content() instanceof PoolSlice.Devices(var g, var d) ? "/" + g : ""))
+        .toList();
   }
 
   @Test

@@ -202,6 +202,35 @@ class DynamicGpusIT {
     assertThat(outcome.gpus().get(GPU0).turningStatic()).isFalse();
   }
 
+  /**
+   * Kubernetes 1.35 without the partitionable-devices gate (DESIGN section 12): a {@code dynamic:
+   * true} Ampere GPU keeps the layout it has, MIG off and unreset, and its reason says why. Before,
+   * the dynamic planner ran anyway: MIG enabled through a reset, zero instances, {@code success}.
+   */
+  @Test
+  void whereDynamicGpusCannotBePublishedADynamicGpuKeepsItsLayoutAndSaysWhy() {
+    node.reset("A100-SXM4-40GB");
+    node.sim.require("attach", "--gpu", "0", "--holder", "--pid", "99", "--name", "persistenced");
+    String why = "Kubernetes 1.35 without migd.dra.partitionable=true";
+
+    Outcome outcome =
+        devicePlugin()
+            .withOwnership(
+                DeviceOwnership.dra(
+                    claims, StaticDeviceGuard.NONE, () -> java.util.Optional.of(why)))
+            .reconcile(config("all-dynamic"));
+
+    assertThat(outcome.gpus().get(GPU0).decision()).isInstanceOf(Decision.Infeasible.class);
+    assertThat(outcome.gpus().get(GPU0).reason())
+        .contains("GPU 0 is dynamic")
+        .contains(why)
+        .contains("keeps the layout it has");
+    assertThat(outcome.dynamic(GPU0)).as("published as static").isFalse();
+    assertThat(resets).isEmpty();
+    assertThat(gpu(0).migMode().current()).isFalse();
+    assertThat(gpu(0).migMode().changePending()).isFalse();
+  }
+
   @Test
   void ampereDynamicGpuInUseWaitsForMigNamingTheProcess() {
     node.reset("A100-SXM4-40GB");

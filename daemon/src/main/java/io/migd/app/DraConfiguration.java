@@ -22,6 +22,7 @@ import io.migd.layout.ModelSource;
 import io.migd.metrics.DraAllocationCollector;
 import io.migd.metrics.DraMetrics;
 import io.migd.metrics.MeteredClaims;
+import io.migd.node.dra.DraCapabilities;
 import io.migd.node.dra.DraCapabilityProbe;
 import io.migd.node.dra.KubernetesClaimSource;
 import io.migd.node.dra.KubernetesPodSource;
@@ -35,6 +36,7 @@ import io.migd.pool.PoolSurface;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.reconcile.DeviceOwnership;
 import io.migd.reconcile.NodeSnapshot;
+import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.StaticDeviceGuard;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
@@ -181,8 +183,9 @@ class DraConfiguration {
             snapshot::latest,
             claimed,
             taints,
-            built -> {
-              publisher.publish(built.content());
+            publication -> {
+              BuiltPool built = publication.pool();
+              publisher.publish(publication.number(), built.content());
               metrics.freePlacements(freePlacements(built));
               health.publish(PreparedHealth.of(built.content(), claimed));
             });
@@ -233,14 +236,30 @@ class DraConfiguration {
    */
   @Bean
   DeviceOwnership draOwnership(
-      DraNode node, KubernetesClaimSource claims, ResourceSlicePublisher publisher) {
+      DraNode node,
+      KubernetesClaimSource claims,
+      ResourceSlicePublisher publisher,
+      ProbedCapabilities capabilities,
+      ObjectProvider<ReconcileLoop> loop) {
     StaticDeviceGuard guard =
         new WithdrawThenListClaims(
             node.pool()::withdraw,
-            publisher::published,
+            publisher::awaitPublished,
             claims,
             WithdrawThenListClaims.PUBLISH_WAIT);
-    return DeviceOwnership.dra(node.claimed(), guard);
+    // dynamic GPUs wait for nothing while the probe has not answered; a late answer reconciles
+    // again (one known now is the first reconcile's)
+    if (capabilities.known().isEmpty()) {
+      capabilities.whenKnown(known -> loop.ifAvailable(ReconcileLoop::trigger));
+    }
+    return DeviceOwnership.dra(
+        node.claimed(),
+        guard,
+        () ->
+            capabilities
+                .known()
+                .filter(known -> !known.dynamicDevices())
+                .map(DraCapabilities::why));
   }
 
   /**

@@ -1,40 +1,46 @@
 package io.migd.app;
 
 import io.migd.claims.ClaimSource;
-import io.migd.pool.PoolContent;
-import io.migd.pool.PoolDevice;
 import io.migd.reconcile.StaticDeviceGuard;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * Before a plan removes static devices (DESIGN section 12, "Who owns what"): the pool is
  * republished without them, so the scheduler allocates them to no new claim; once the API server
- * has that pool (or after {@code publishWait}, said in the log), the claims are listed once, and a
- * claim whose allocation names one of them blocks the plan. Called on the reconcile's thread, never
- * under a lock.
+ * holds that pool (the publication of that number, or a newer one), the claims are listed once, and
+ * a claim whose allocation names one of them blocks the plan. When no pool without them can be
+ * built yet (the first reconcile after a start has not ended: the previous run's slices, which
+ * still list them, are what the server holds) or the API server does not hold it within {@code
+ * publishWait}, the devices are not withdrawn yet: the guard fails, which blocks the plan until the
+ * next reconcile (issue 29). Called on the reconcile's thread, never under a lock.
  */
 final class WithdrawThenListClaims implements StaticDeviceGuard {
   /** How long the plan waits for the API server to have the pool without the devices. */
   static final Duration PUBLISH_WAIT = Duration.ofSeconds(10);
 
-  private static final Logger log = LoggerFactory.getLogger(WithdrawThenListClaims.class);
-  private static final long POLL_MILLIS = 50;
+  /** Waits for the publication of a pool. */
+  @FunctionalInterface
+  interface Published {
+    /** Whether the pool numbered {@code number}, or a newer one, is on the server within wait. */
+    boolean await(long number, Duration wait) throws InterruptedException;
+  }
 
-  private final Consumer<List<String>> withdraw;
-  private final Supplier<Optional<PoolContent>> published;
+  private final Function<Collection<String>, OptionalLong> withdraw;
+  private final Published published;
   private final ClaimSource claims;
   private final Duration publishWait;
 
+  /**
+   * @param withdraw leaves devices out of the pool; the number of the pool built without them, or
+   *     empty when none can be built yet
+   */
   WithdrawThenListClaims(
-      Consumer<List<String>> withdraw,
-      Supplier<Optional<PoolContent>> published,
+      Function<Collection<String>, OptionalLong> withdraw,
+      Published published,
       ClaimSource claims,
       Duration publishWait) {
     this.withdraw = withdraw;
@@ -45,35 +51,28 @@ final class WithdrawThenListClaims implements StaticDeviceGuard {
 
   @Override
   public List<String> claimsHolding(List<String> deviceNames) {
-    withdraw.accept(deviceNames);
-    awaitPublishedWithout(Set.copyOf(deviceNames));
+    OptionalLong without = withdraw.apply(deviceNames);
+    if (without.isEmpty()) {
+      throw new IllegalStateException(
+          "no pool is published yet in this run (the first reconcile has not ended, or the API"
+              + " server has not answered migd's probe), so "
+              + deviceNames
+              + " cannot be withdrawn first");
+    }
+    boolean onServer;
+    try {
+      onServer = published.await(without.getAsLong(), publishWait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while withdrawing " + deviceNames, e);
+    }
+    if (!onServer) {
+      throw new IllegalStateException(
+          "the API server does not hold the pool without " + deviceNames + " after " + publishWait);
+    }
     return claims.listAllocatedToPool().stream()
         .filter(c -> c.results().stream().anyMatch(r -> deviceNames.contains(r.device())))
         .map(c -> c.namespace() + "/" + c.name())
         .toList();
-  }
-
-  private void awaitPublishedWithout(Set<String> names) {
-    long deadline = System.nanoTime() + publishWait.toNanos();
-    while (published.get().map(p -> lists(p, names)).orElse(false)) {
-      if (System.nanoTime() - deadline > 0) {
-        log.warn(
-            "the API server does not show the pool without devices={} after {}; the claims are"
-                + " listed anyway",
-            names,
-            publishWait);
-        return;
-      }
-      try {
-        Thread.sleep(POLL_MILLIS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  private static boolean lists(PoolContent pool, Set<String> names) {
-    return pool.devices().stream().map(PoolDevice::name).anyMatch(names::contains);
   }
 }

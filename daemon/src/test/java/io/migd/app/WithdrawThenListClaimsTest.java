@@ -1,45 +1,20 @@
 package io.migd.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.migd.claims.AllocatedClaim;
 import io.migd.claims.ClaimSource;
-import io.migd.layout.GpuIndex;
-import io.migd.pool.DeviceOrigin;
-import io.migd.pool.PoolContent;
-import io.migd.pool.PoolDevice;
-import io.migd.pool.PoolSlice;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class WithdrawThenListClaimsTest {
   private static final String DEVICE = "gpu-0-mig-1g10gb-19-6";
   private final List<String> events = new ArrayList<>();
-
-  private static PoolContent pool(String... devices) {
-    var list = new ArrayList<PoolDevice>();
-    for (String name : devices) {
-      list.add(
-          new PoolDevice(
-              name,
-              new TreeMap<>(),
-              new TreeMap<>(),
-              List.of(),
-              List.of(),
-              new DeviceOrigin.StaticSlice(new GpuIndex(0), "GPU-0", 13, 0, "MIG-" + name)));
-    }
-    return new PoolContent(
-        "gpu.nvidia.com",
-        "node",
-        List.of(
-            new PoolSlice(
-                "000-gpu.nvidia.com-node", new PoolSlice.Devices(new GpuIndex(0), list))));
-  }
 
   private ClaimSource claims(AllocatedClaim... allocated) {
     return new ClaimSource() {
@@ -68,33 +43,50 @@ class WithdrawThenListClaimsTest {
   }
 
   @Test
-  void withdrawsTheDevicesWaitsForTheApiServerThenNamesTheClaimsHoldingThem() {
-    var published = new AtomicReference<>(Optional.of(pool(DEVICE, "gpu-0-mig-1g10gb-19-5")));
+  void withdrawsTheDevicesWaitsForTheirPublicationThenNamesTheClaimsHoldingThem() {
     var guard =
         new WithdrawThenListClaims(
             names -> {
               events.add("withdrew " + names);
-              // the publisher writes the pool without them a little later
-              published.set(Optional.of(pool("gpu-0-mig-1g10gb-19-5")));
+              return OptionalLong.of(7);
             },
-            published::get,
+            (number, wait) -> {
+              events.add("awaited publication " + number);
+              return true;
+            },
             claims(claim("train", DEVICE), claim("other", "gpu-1")),
             Duration.ofSeconds(30));
 
     assertThat(guard.claimsHolding(List.of(DEVICE))).containsExactly("ml/train");
-    assertThat(events).containsExactly("withdrew [" + DEVICE + "]", "listed claims");
+    assertThat(events)
+        .containsExactly("withdrew [" + DEVICE + "]", "awaited publication 7", "listed claims");
+  }
+
+  /**
+   * The first reconcile after a start: no pool of this run exists, the previous run's slices still
+   * list the device. Before, "nothing published" passed for "withdrawn" and the claims were listed
+   * at once; now the plan waits (the guard fails, which blocks it until the next reconcile).
+   */
+  @Test
+  void nothingPublishedYetIsNotWithdrawnThePlanWaits() {
+    var guard =
+        new WithdrawThenListClaims(
+            names -> OptionalLong.empty(), (number, wait) -> true, claims(), Duration.ZERO);
+
+    assertThatThrownBy(() -> guard.claimsHolding(List.of(DEVICE)))
+        .hasMessageContaining("no pool is published yet")
+        .hasMessageContaining(DEVICE);
+    assertThat(events).doesNotContain("listed claims");
   }
 
   @Test
-  void anApiServerThatDoesNotCatchUpStillGetsItsClaimsListedAfterTheWait() {
+  void anApiServerThatDoesNotTakeThePoolWithoutTheDevicesMakesThePlanWait() {
     var guard =
         new WithdrawThenListClaims(
-            names -> events.add("withdrew " + names),
-            () -> Optional.of(pool(DEVICE)),
-            claims(),
-            Duration.ofMillis(200));
+            names -> OptionalLong.of(3), (number, wait) -> false, claims(), Duration.ofMillis(200));
 
-    assertThat(guard.claimsHolding(List.of(DEVICE))).isEmpty();
-    assertThat(events).containsExactly("withdrew [" + DEVICE + "]", "listed claims");
+    assertThatThrownBy(() -> guard.claimsHolding(List.of(DEVICE)))
+        .hasMessageContaining("does not hold the pool without [" + DEVICE + "]");
+    assertThat(events).doesNotContain("listed claims");
   }
 }

@@ -8,6 +8,7 @@ import io.migd.devices.MigStrategy;
 import io.migd.devices.NumaNodes;
 import io.migd.devices.XidWatcher;
 import io.migd.execute.ProgressListener;
+import io.migd.handoff.LatestWins;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;

@@ -23,14 +23,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes the node's pool as ResourceSlices (DESIGN section 12 "Pool and slices"), on a thread of
  * its own: {@link #publish} only hands the content over, so prepare and unprepare never wait for
- * the API server. Contents handed over while a publish runs collapse into the newest, which is
- * published next; one that fails is logged, naming what failed, and tried again after a backoff
- * (with whatever is newest by then). Every request is taken from a {@link RequestBudget} ({@code
- * migd.dra.qps}, {@code migd.dra.burst}).
+ * the API server. Each content carries the number of its build; one older than the newest handed
+ * over is dropped, so an older pool never follows a newer one, whatever order the threads that
+ * built them hand them in (issue 29). Contents handed over while a publish runs collapse into the
+ * newest, which is published next; one that fails is logged, naming what failed, and tried again
+ * after a backoff (with whatever is newest by then). Every request is taken from a {@link
+ * RequestBudget} ({@code migd.dra.qps}, {@code migd.dra.burst}).
  *
  * <p>It starts from the slices the server has of this node and driver (a previous run's), so the
- * pool's generation continues; it lists them again after any failure, since a write may have been
- * made or another writer may have changed them.
+ * pool's generation continues; it lists them and reads the Node again after any failure (a write
+ * may have been made, or another writer changed them: a conflict), and every {@link
+ * PublishSettings#reread}, writing what differs: slices someone else deleted come back, and a
+ * re-created Node (a new UID) becomes their owner.
  */
 public final class ResourceSlicePublisher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ResourceSlicePublisher.class);
@@ -46,6 +50,9 @@ public final class ResourceSlicePublisher implements AutoCloseable {
 
   // guarded by lock
   private PoolContent pending;
+  private long pendingNumber;
+  private long newestNumber;
+  private long publishedNumber;
   // written under lock; read without it too, to leave a request the close interrupted unreported
   private volatile boolean closed;
 
@@ -76,13 +83,51 @@ public final class ResourceSlicePublisher implements AutoCloseable {
     return publisher;
   }
 
-  /** Hands {@code content} over to be published; returns at once. The newest content wins. */
-  public void publish(PoolContent content) {
+  /**
+   * Hands {@code content}, the pool built as number {@code number}, over to be published; returns
+   * at once. One older than the newest handed over is dropped: the newest content wins.
+   */
+  public void publish(long number, PoolContent content) {
     Objects.requireNonNull(content);
     lock.lock();
     try {
+      if (number <= newestNumber) {
+        return;
+      }
+      newestNumber = number;
       pending = content;
+      pendingNumber = number;
       handedOver.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Hands {@code content} over as newer than everything handed over before. */
+  public void publish(PoolContent content) {
+    lock.lock();
+    try {
+      publish(newestNumber + 1, content);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Waits until the pool built as {@code number}, or a newer one, is what the server holds; whether
+   * it is within {@code wait}.
+   */
+  public boolean awaitPublished(long number, Duration wait) throws InterruptedException {
+    long left = wait.toNanos();
+    lock.lock();
+    try {
+      while (publishedNumber < number && !closed) {
+        if (left <= 0) {
+          return false;
+        }
+        left = handedOver.awaitNanos(left);
+      }
+      return publishedNumber >= number;
     } finally {
       lock.unlock();
     }
@@ -124,19 +169,46 @@ public final class ResourceSlicePublisher implements AutoCloseable {
 
   private void publishLoop() {
     PoolContent retry = null;
+    long retryNumber = 0;
+    PoolContent last = null;
+    long lastNumber = 0;
+    long rereadAt = System.nanoTime() + settings.reread().toNanos();
     int failures = 0;
     while (true) {
       PoolContent next;
+      long number;
       lock.lock();
       try {
         while (!closed && pending == null && retry == null) {
-          handedOver.awaitUninterruptibly();
+          if (last == null) {
+            handedOver.awaitUninterruptibly();
+            continue;
+          }
+          long left = rereadAt - System.nanoTime();
+          if (left <= 0) {
+            break;
+          }
+          handedOver.awaitNanos(left);
         }
         if (closed) {
           return;
         }
-        next = pending != null ? pending : retry;
+        if (pending != null) {
+          next = pending;
+          number = pendingNumber;
+        } else if (retry != null) {
+          next = retry;
+          number = retryNumber;
+        } else {
+          // read again what the server holds: someone may have deleted or changed the slices
+          onServer = null;
+          nodeUid = null;
+          next = last;
+          number = lastNumber;
+        }
         pending = null;
+      } catch (InterruptedException e) {
+        return;
       } finally {
         lock.unlock();
       }
@@ -145,6 +217,10 @@ public final class ResourceSlicePublisher implements AutoCloseable {
         published = next;
         failure = null;
         retry = null;
+        last = next;
+        lastNumber = number;
+        rereadAt = System.nanoTime() + settings.reread().toNanos();
+        published(number);
         if (failures > 0) {
           log.info("pool {} published again: {} slices", next.pool(), next.slices().size());
         }
@@ -158,6 +234,7 @@ public final class ResourceSlicePublisher implements AutoCloseable {
         onServer = null;
         nodeUid = null;
         retry = next;
+        retryNumber = number;
         failures++;
         Duration delay = settings.backoff().delay(failures);
         failure = step + " failed: " + e.getMessage();
@@ -176,6 +253,16 @@ public final class ResourceSlicePublisher implements AutoCloseable {
         log.error("the ResourceSlice publisher stops: {}", e.toString(), e);
         throw e;
       }
+    }
+  }
+
+  private void published(long number) {
+    lock.lock();
+    try {
+      publishedNumber = Math.max(publishedNumber, number);
+      handedOver.signalAll();
+    } finally {
+      lock.unlock();
     }
   }
 

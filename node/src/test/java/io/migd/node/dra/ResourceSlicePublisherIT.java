@@ -37,14 +37,18 @@ class ResourceSlicePublisherIT {
 
   @BeforeEach
   void node() {
-    nodeUid =
-        client
-            .nodes()
-            .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
-            .create()
-            .getMetadata()
-            .getUid();
+    nodeUid = createNode();
     publisher = ResourceSlicePublisher.start(client, NODE, FAST);
+  }
+
+  /** Creates the Node; its UID. */
+  private String createNode() {
+    return client
+        .nodes()
+        .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
+        .create()
+        .getMetadata()
+        .getUid();
   }
 
   @AfterEach
@@ -231,6 +235,63 @@ class ResourceSlicePublisherIT {
         .extracting(s -> s.getSpec().getNodeName())
         .containsOnly("other-node")
         .hasSize(2);
+  }
+
+  /**
+   * Pools built on several threads reach the publisher in any order: one numbered older than the
+   * newest handed over is dropped (issue 29). Before, the older pool was written over the newer
+   * one, so the slices went back to a state already left (here: the resource versions change).
+   */
+  @Test
+  void anOlderPoolHandedOverAfterANewerOneIsNeverWritten() throws InterruptedException {
+    PoolContent newer = TestPools.dynamicNode(NODE, 2, Map.of(0, XID_79));
+    publisher.publish(5, newer);
+    assertThat(publisher.awaitPublished(5, WAIT)).isTrue();
+    Map<String, String> versions = resourceVersions();
+
+    publisher.publish(4, TestPools.dynamicNode(NODE, 2));
+    publisher.publish(6, newer);
+
+    assertThat(publisher.awaitPublished(6, WAIT)).isTrue();
+    assertThat(publisher.published()).hasValue(newer);
+    assertThat(resourceVersions()).isEqualTo(versions);
+  }
+
+  /**
+   * The publisher reads the server again every reread: slices someone else deleted come back, and a
+   * Node deleted and created again (a new UID) becomes their owner. Before, the publisher kept what
+   * it had written in memory and never noticed either.
+   */
+  @Test
+  void readsTheServerAgainSoDeletedSlicesComeBackOwnedByTheNodeAsItIsNow() {
+    publisher.close();
+    publisher =
+        ResourceSlicePublisher.start(
+            client,
+            NODE,
+            new PublishSettings(FAST.qps(), FAST.burst(), FAST.backoff(), Duration.ofMillis(100)));
+    PoolContent content = TestPools.dynamicNode(NODE, 2);
+    publishAndAwait(publisher, content);
+
+    client.dynamicResourceAllocation().v1().resourcesSlices().delete();
+    client.nodes().withName(NODE).delete();
+    String newUid = createNode();
+    assertThat(newUid).isNotEqualTo(nodeUid);
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(slices())
+                    .hasSize(3)
+                    .allSatisfy(
+                        s ->
+                            assertThat(s.getMetadata().getOwnerReferences())
+                                .singleElement()
+                                .satisfies(o -> assertThat(o.getUid()).isEqualTo(newUid))));
+    assertThat(new ResourceSliceReader(client).read(TestPools.DRIVER, NODE))
+        .map(PublishedPool::content)
+        .hasValue(content);
   }
 
   static void publishAndAwait(ResourceSlicePublisher publisher, PoolContent content) {
