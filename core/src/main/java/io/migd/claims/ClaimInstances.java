@@ -4,6 +4,7 @@ import io.migd.claims.CheckpointClaim.Device;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
+import io.migd.layout.MigModeChange;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
 import io.migd.nvml.ComputeInstanceProfile;
@@ -17,7 +18,6 @@ import io.migd.nvml.NvmlReturn;
 import io.migd.nvml.ProcessInfo;
 import io.migd.pool.DeviceOrigin.DynamicPlacement;
 import io.migd.pool.DeviceOrigin.StaticSlice;
-import io.migd.profiles.GpuModel;
 import io.migd.profiles.GpuModelCatalog;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,17 +34,12 @@ import java.util.stream.Collectors;
  * should show is thrown as {@link ClaimFailure}; an instance a process uses is never destroyed.
  */
 final class ClaimInstances {
-  /** {@code NVML_DEVICE_ARCH_HOPPER}: from Hopper on, MIG mode changes without a GPU reset. */
-  private static final int HOPPER = 9;
-
   private final Nvml nvml;
   private final NodeObserver observer;
-  private final GpuModelCatalog catalog;
 
   ClaimInstances(Nvml nvml, GpuModelCatalog catalog) {
     this.nvml = nvml;
     this.observer = new NodeObserver(nvml, catalog);
-    this.catalog = catalog;
   }
 
   /** A MIG device that exists: its GPU instance, compute instance and UUID. */
@@ -440,10 +435,12 @@ final class ClaimInstances {
     }
   }
 
-  /** Whether the GPU's MIG mode follows the claims: Hopper and later change it without a reset. */
+  /**
+   * Whether the GPU's MIG mode follows the claims: NVML's architecture says it changes without a
+   * reset (Hopper and later; {@link MigModeChange}, the rule every path reads).
+   */
   private boolean followsClaims(DeviceHandle device) {
-    int pciDeviceId = nvml.pciInfo(device).deviceId();
-    return catalog.byPciDeviceId(pciDeviceId).map(GpuModel::architecture).orElse(0) >= HOPPER;
+    return MigModeChange.of(nvml.architecture(device)) == MigModeChange.AT_ONCE;
   }
 
   private void refuseOwnedOrBusy(

@@ -170,7 +170,7 @@ public final class ModelSource {
             builtIn.map(GpuModel::key).orElse(gpu.name()),
             gpu.name(),
             gpu.pci().deviceId(),
-            builtIn.map(GpuModel::architecture).orElse(-1),
+            builtIn.map(GpuModel::architecture).orElseGet(() -> nvml.architecture(device).value()),
             builtIn.map(GpuModel::computeCapability).orElse(new ComputeCapability(0, 0)),
             gpu.memoryMiB(),
             builtIn.map(GpuModel::smCount).orElse(1),

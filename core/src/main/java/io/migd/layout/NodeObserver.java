@@ -2,6 +2,7 @@ package io.migd.layout;
 
 import io.migd.nvml.ComputeInstanceProfile;
 import io.migd.nvml.DeviceHandle;
+import io.migd.nvml.GpuArchitecture;
 import io.migd.nvml.GpuInstanceHandle;
 import io.migd.nvml.GpuInstanceProfile;
 import io.migd.nvml.MigMode;
@@ -40,6 +41,8 @@ public final class NodeObserver {
    */
   private final Map<String, List<GpuInstanceProfile>> giProfiles = new ConcurrentHashMap<>();
   private final Map<String, List<ComputeInstanceProfile>> ciProfiles = new ConcurrentHashMap<>();
+  private final Map<String, GpuArchitecture> architectures = new ConcurrentHashMap<>();
+  private final java.util.Set<String> resetRequired = ConcurrentHashMap.newKeySet();
 
   /**
    * How often one GPU is read before an error that a change under the read explains (a handle gone
@@ -61,6 +64,39 @@ public final class NodeObserver {
       gpus.add(new GpuIndex(i));
     }
     return List.copyOf(gpus);
+  }
+
+  /**
+   * The GPUs NVML counts now and the UUID of each it can read, by index.
+   *
+   * @param count NVML's device count
+   * @param uuids the UUID of every GPU NVML answered for; a GPU it failed on is absent
+   */
+  public record PresentGpus(int count, Map<Integer, String> uuids) {
+    /** Copies the map. */
+    public PresentGpus {
+      uuids = Map.copyOf(uuids);
+    }
+  }
+
+  /**
+   * The UUIDs of the GPUs present, a few calls per GPU: what an intent checks its GPUs against
+   * before a reconcile. A GPU NVML fails on is left out; throws when NVML cannot count the GPUs.
+   */
+  public PresentGpus present() {
+    return nvml.inSequence(
+        () -> {
+          int count = nvml.deviceCount();
+          var uuids = new TreeMap<Integer, String>();
+          for (int i = 0; i < count; i++) {
+            try {
+              uuids.put(i, nvml.uuid(nvml.deviceByIndex(i)));
+            } catch (NvmlException e) {
+              log.debug("gpu={} UUID not readable now ({})", i, e.code().cName());
+            }
+          }
+          return new PresentGpus(count, uuids);
+        });
   }
 
   /**
@@ -188,6 +224,11 @@ public final class NodeObserver {
     }
     var instances =
         mode.current() ? gpuInstances(device, uuid, pci, memoryMiB) : List.<LiveGpuInstance>of();
+    GpuArchitecture architecture = architectures.get(uuid);
+    if (architecture == null) {
+      architecture = nvml.architecture(device);
+      architectures.put(uuid, architecture);
+    }
     return new ObservedGpu(
         index,
         uuid,
@@ -198,7 +239,22 @@ public final class NodeObserver {
         mode,
         instances,
         nvml.computeProcesses(device),
-        nvml.minorNumber(device));
+        nvml.minorNumber(device),
+        resetRequired.contains(uuid) ? MigModeChange.NEEDS_RESET : MigModeChange.of(architecture));
+  }
+
+  /**
+   * Records that {@code nvmlDeviceSetMigMode} answered {@code RESET_REQUIRED} for the GPU {@code
+   * uuid} (a pass-through VM): from now on it is observed as {@link MigModeChange#NEEDS_RESET},
+   * whatever its architecture.
+   */
+  public void resetRequired(String uuid) {
+    if (resetRequired.add(uuid)) {
+      log.info(
+          "gpu={} a MIG mode change answered RESET_REQUIRED: its mode is treated as needing a"
+              + " reset, as on Ampere",
+          uuid);
+    }
   }
 
   private List<LiveGpuInstance> gpuInstances(

@@ -14,14 +14,13 @@ import java.util.Objects;
 
 /**
  * Decides for a dynamic GPU (DRA mode, DESIGN section 12): the reconcile loop never creates or
- * destroys its instances, prepare and unprepare do. The loop only enables MIG on Ampere (section
- * 2's reset path, before the GPU's MIG devices are published); on Hopper and later the MIG mode
- * follows the claims and the loop leaves it alone. The GPU is in sync when NVML shows exactly its
- * prepared claims' instances, plus idle ones kept for reuse.
+ * destroys its instances, prepare and unprepare do. The loop only enables MIG on a GPU whose mode
+ * change needs a reset ({@link io.migd.layout.MigModeChange}: Ampere, unknown, pass-through;
+ * section 2's reset path, before the GPU's MIG devices are published); on Hopper and later the MIG
+ * mode follows the claims and the loop leaves it alone. The GPU is in sync when NVML shows exactly
+ * its prepared claims' instances, plus idle ones kept for reuse.
  */
 public final class DynamicPlanner {
-  private static final int HOPPER = 9;
-
   private DynamicPlanner() {}
 
   /**
@@ -52,7 +51,7 @@ public final class DynamicPlanner {
       return new Decision.Infeasible(
           TargetCheck.prefix(gpu, model) + "dynamic needs a GPU with MIG; this one has none");
     }
-    if (!modeFollowsClaims(model)) {
+    if (!observed.migModeChangesAtOnce()) {
       boolean current = observed.migMode().current();
       if (!current) {
         List<String> holders = distinct(usage.holdersOf(gpu));
@@ -113,16 +112,6 @@ public final class DynamicPlanner {
           List.copyOf(holders), TargetCheck.prefix(gpu, model) + String.join("; ", reasons));
     }
     return new Decision.InSync();
-  }
-
-  /**
-   * Whether a dynamic GPU's MIG mode follows its claims (Hopper and later) rather than being
-   * enabled by the loop (Ampere).
-   */
-  public static boolean modeFollowsClaims(GpuModel model) {
-    return model.architecture() >= 0
-        ? model.architecture() >= HOPPER
-        : model.computeCapability().major() >= HOPPER;
   }
 
   private static List<String> distinct(List<String> holders) {

@@ -12,7 +12,6 @@ import io.migd.pool.PlacementOrder.Spot;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -23,8 +22,6 @@ import java.util.Optional;
  * reconcile loop enables MIG first: until it is on, the GPU publishes no device.
  */
 final class DynamicDevices {
-  private static final String AMPERE = "ampere";
-
   /** An instance NVML shows on the GPU, with its claim (if any) and the processes in it. */
   private record Instance(LiveGpuInstance gi, Optional<ClaimedDevice> owner, List<Integer> pids) {
     boolean unowned() {
@@ -67,16 +64,12 @@ final class DynamicDevices {
     return new DynamicDevices(gpu, claimed, health).build();
   }
 
-  /** Whether the GPU's MIG mode follows its claims (Hopper and later) or is enabled first. */
-  static boolean modeFollowsClaims(GpuFacts facts) {
-    return !facts.architecture().toLowerCase(Locale.ROOT).equals(AMPERE);
-  }
-
   private GpuDevices build() {
     var attributes = new DeviceAttributes(facts, reasons);
     var counters = new GpuCounters(facts);
     ObservedGpu observed = gpu.observed();
-    boolean followsClaims = modeFollowsClaims(facts);
+    // NVML's architecture as the observation carries it (MigModeChange), as the loop and prepare
+    boolean followsClaims = observed.migModeChangesAtOnce();
     boolean migReady = observed.migMode().current() && !observed.migMode().changePending();
     if (!followsClaims && !migReady) {
       reasons.add(

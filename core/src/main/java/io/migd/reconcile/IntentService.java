@@ -1,5 +1,6 @@
 package io.migd.reconcile;
 
+import io.migd.layout.NodeObserver;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -194,6 +195,39 @@ public final class IntentService {
         next.generation(),
         next.intent());
     return true;
+  }
+
+  /**
+   * The intent for the GPUs present (DESIGN section 1, replaced GPUs): a named config whose
+   * recorded GPU UUIDs differ from {@code present} at some index applies to the GPUs present, as a
+   * new generation from the same source, made for their UUIDs and saying once (here in the log, in
+   * its {@link Desired#replaced} for the reason and the Event) which GPU was replaced. An explicit
+   * per-GPU layout stays bound to its GPUs: the reconcile finds a replaced one {@code infeasible}.
+   */
+  public synchronized Desired followGpus(NodeObserver.PresentGpus present) {
+    Desired now = current;
+    if (!now.followsReplacedGpus() || now.gpuUuids().isEmpty()) {
+      return now;
+    }
+    var replaced = GpuReplacements.between(now.gpuUuids(), present.uuids());
+    if (replaced.isEmpty()) {
+      return now;
+    }
+    Desired next =
+        now.forReplacedGpus(
+            GpuReplacements.present(now.gpuUuids(), present.uuids(), present.count()), replaced);
+    store.save(next);
+    current = next;
+    replaced.forEach(
+        (gpu, sentence) ->
+            log.info(
+                "gpu={} {}: intent source={} generation={} intent={} applies to it",
+                gpu,
+                sentence,
+                next.source().wireName(),
+                next.generation(),
+                next.intent()));
+    return next;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.migd.reconcile;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuInstanceSpec;
 import io.migd.layout.GpuTarget;
@@ -37,7 +38,8 @@ public final class IntentStore {
   /**
    * The stored form: plain JSON that a person can read. Its components are boxed so that a key
    * missing from the file (or {@code null}) is told apart from zero and refused by name. {@code
-   * configDigest} is absent from files written before it existed.
+   * configDigest} is absent from files written before it existed, {@code replaced} from files of a
+   * generation made by a change of intent.
    */
   record Stored(
       Integer formatVersion,
@@ -47,7 +49,8 @@ public final class IntentStore {
       Long generation,
       String labelValue,
       String configDigest,
-      Map<Integer, String> gpuUuids) {}
+      Map<Integer, String> gpuUuids,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<Integer, String> replaced) {}
 
   /**
    * {@code sharing} ({@code time-slicing} or {@code mps}) and {@code sliceSharing} are absent from
@@ -174,7 +177,8 @@ public final class IntentStore {
         desired.generation(),
         desired.labelValue(),
         desired.configDigest(),
-        desired.gpuUuids());
+        desired.gpuUuids(),
+        desired.replaced());
   }
 
   private static Desired fromStored(Stored s) {
@@ -206,7 +210,8 @@ public final class IntentStore {
         required(s.generation(), "generation"),
         required(s.labelValue(), "labelValue"),
         s.configDigest() == null ? "" : s.configDigest(),
-        uuids);
+        uuids,
+        s.replaced() == null ? Map.of() : s.replaced());
   }
 
   private static GpuTarget target(StoredGpu g, String where) {

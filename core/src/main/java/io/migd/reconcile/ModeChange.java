@@ -4,6 +4,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
+import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlReturn;
 import io.migd.plan.Step;
 import java.util.LinkedHashMap;
@@ -44,6 +45,12 @@ final class ModeChange {
       boolean mayReset,
       Function<ObservedNode, GpuResult> again) {
     if (activation == NvmlReturn.RESET_REQUIRED) {
+      // a pass-through VM: from now on the GPU counts as one whose mode change needs a reset
+      try {
+        observer.resetRequired(observer.observe(gpu).uuid());
+      } catch (NvmlException e) {
+        log.debug("gpu={} not observed after RESET_REQUIRED ({})", gpu, e.code().cName());
+      }
       String why =
           "GPU "
               + gpu

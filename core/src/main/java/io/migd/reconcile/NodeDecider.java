@@ -11,8 +11,10 @@ import io.migd.layout.Usage;
 import io.migd.nvml.NvmlException;
 import io.migd.plan.Decision;
 import io.migd.plan.DynamicPlanner;
+import io.migd.plan.Plan;
 import io.migd.plan.Planner;
 import io.migd.plan.PlannerBound;
+import io.migd.plan.Step;
 import io.migd.profiles.ComputeCapability;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.MigConfig;
@@ -100,8 +102,10 @@ final class NodeDecider {
                           gpu,
                           new Resolution.Target(
                               target,
-                              TargetResolver.overriddenDefaults(
-                                  config.get(), gpuOf(observed, gpu), defaults))));
+                              notes(
+                                  desired.replaced().getOrDefault(gpu.value(), ""),
+                                  TargetResolver.overriddenDefaults(
+                                      config.get(), gpuOf(observed, gpu), defaults)))));
         }
       }
       case Desired.Intent.Layout(var gpus) -> {
@@ -129,8 +133,12 @@ final class NodeDecider {
           .ifPresent(why -> result.replaceAll((gpu, r) -> staticHere(gpu, r, why)));
     }
     for (ObservedGpu gpu : observed.gpus()) {
+      // a named config applies to the GPUs present; only an explicit layout is bound to its GPUs
       String recorded = desired.gpuUuids().get(gpu.index().value());
-      if (result.containsKey(gpu.index()) && recorded != null && !recorded.equals(gpu.uuid())) {
+      if (!desired.followsReplacedGpus()
+          && result.get(gpu.index()) instanceof Resolution.Target
+          && recorded != null
+          && !recorded.equals(gpu.uuid())) {
         result.put(
             gpu.index(),
             new Resolution.Unreachable(
@@ -140,10 +148,16 @@ final class NodeDecider {
                     + gpu.uuid()
                     + " now, but the intent was made for "
                     + recorded
-                    + "; migd does not reshape a GPU it was not asked about"));
+                    + "; an explicit layout is never applied to another GPU (a named config"
+                    + " is)"));
       }
     }
     return result;
+  }
+
+  /** Two notes of a GPU's reason as one, either possibly empty. */
+  private static String notes(String first, String second) {
+    return first.isEmpty() || second.isEmpty() ? first + second : first + "; " + second;
   }
 
   /**
@@ -222,14 +236,7 @@ final class NodeDecider {
         ObservedGpu now = gpuOf(observed, gpu);
         Optional<GpuModel> model = models.modelOf(now);
         if (model.isEmpty() && target.migEnabled()) {
-          yield new Decision.Infeasible(
-              "GPU "
-                  + gpu
-                  + " ("
-                  + now.name()
-                  + ", PCI id "
-                  + now.pci().deviceIdHex()
-                  + ") is not a model migd knows");
+          yield unknownProfiles(target, now);
         }
         plannerRuns.increment();
         yield target.dynamic()
@@ -238,6 +245,28 @@ final class NodeDecider {
             : Planner.decide(target, now, usage, model.orElseGet(() -> nonMigModel(now)), bound);
       }
     };
+  }
+
+  /**
+   * A MIG target for a GPU whose profiles neither NVML nor the catalogue lists: MIG off on a model
+   * the catalogue lacks, with a driver that answers no profile query then (DESIGN section 2). MIG
+   * enabled without instances ({@code all-enabled}) still applies, and the next reconcile reads the
+   * profiles; anything else waits for them.
+   */
+  private static Decision unknownProfiles(GpuTarget target, ObservedGpu now) {
+    String gpu = "GPU " + now.index() + " (" + now.name() + ", PCI id " + now.pci().deviceIdHex();
+    if (!now.migCapable()) {
+      return new Decision.Infeasible(gpu + ") has no MIG");
+    }
+    if (target.dynamic() || !target.gpuInstances().isEmpty()) {
+      return new Decision.Infeasible(
+          gpu
+              + "): profiles unknown until MIG is enabled (the built-in catalogue lacks the model"
+              + " and NVML lists no profile with MIG off); all-enabled enables it");
+    }
+    return now.migMode().current() && !now.migMode().changePending()
+        ? new Decision.InSync()
+        : new Decision.Change(new Plan(List.of(new Step.EnableMig(now.index()))));
   }
 
   /** A catalogue entry for a GPU migd does not know, enough to plan "MIG off". */

@@ -53,8 +53,8 @@ public record Outcome(
     }
 
     /**
-     * Why the GPU is in its state: its result's reason, and where its sharing departs from the
-     * device-plugin config ({@link Resolution.Target#note}).
+     * Why the GPU is in its state: its result's reason, and its target's note (a replaced GPU,
+     * sharing that departs from the device-plugin config: {@link Resolution.Target#note}).
      */
     public String reason() {
       return resolution instanceof Resolution.Target(_, var note) && !note.isEmpty()

@@ -14,9 +14,10 @@ import java.util.Objects;
  */
 public sealed interface Resolution {
   /**
-   * The GPU should look like this, shared as the target says; {@code note} says where its sharing
-   * departs from NVIDIA's device-plugin config of the node (its config item's own sharing wins),
-   * empty otherwise.
+   * The GPU should look like this, shared as the target says; {@code note} says whether the GPU
+   * replaced the one the intent was resolved against before ({@link Desired#replaced}) and where
+   * its sharing departs from NVIDIA's device-plugin config of the node (its config item's own
+   * sharing wins), empty when neither applies.
    */
   record Target(GpuTarget target, String note) implements Resolution {
     /** Checks both are there. */

@@ -153,7 +153,9 @@ class DynamicGpusIT {
         .isEqualTo(
             "GPU 0: dynamic needs migd.kubelet.mode=dra (the device plugin cannot make instances"
                 + " when pods are scheduled)");
-    assertThat(dynamic.results().get(GPU1).state()).isEqualTo(GpuResult.State.UNMANAGED);
+    // all-dynamic selects every GPU: the T4, without MIG, keeps its whole GPU
+    assertThat(dynamic.results().get(GPU1).state()).isEqualTo(GpuResult.State.SUCCESS);
+    assertThat(dynamic.dynamic(GPU1)).isFalse();
     assertThat(gpu(0).migMode().current()).isFalse();
 
     Reconciler dra = dra();

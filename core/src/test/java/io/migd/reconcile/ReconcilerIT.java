@@ -410,10 +410,16 @@ class ReconcilerIT {
   }
 
   @Test
-  void aGpuThatIsNotTheOneTheIntentWasMadeForIsNeverReshaped() {
+  void aGpuThatIsNotTheOneAnExplicitLayoutWasMadeForIsNeverReshaped() {
     node.reset("A100-SXM4-40GB");
     Desired madeElsewhere =
-        config("all-7g.40gb", 1)
+        new Desired(
+                Desired.Source.REST,
+                new Desired.Intent.Layout(List.of(GpuTarget.mig(new GpuIndex(0), List.of()))),
+                1,
+                "",
+                "",
+                Map.of())
             .resolvedAgainst(Map.of(0, "GPU-00000000-0000-0000-0000-000000000000"));
     Outcome outcome = node.reconciler(shipped, RebootPolicy.DISABLED).reconcile(madeElsewhere);
     assertThat(outcome.state()).isEqualTo(GpuResult.State.INFEASIBLE);

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.migd.devices.DraTaints;
 import io.migd.devices.KubeletUsage;
 import io.migd.kubelet.KubeletSurface;
+import io.migd.layout.NodeModels;
 import io.migd.layout.NodeObserver;
 import io.migd.metrics.DeviceMetrics;
 import io.migd.metrics.ReconcileMetrics;
@@ -20,6 +21,7 @@ import io.migd.reconcile.IntentStore;
 import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.OutcomeListener;
+import io.migd.reconcile.PresentGpusIntent;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.ReconcileSettings;
 import io.migd.reconcile.Reconciler;
@@ -45,9 +47,13 @@ import org.springframework.context.annotation.DependsOn;
 class ReconcileConfiguration {
   private static final Logger log = LoggerFactory.getLogger(ReconcileConfiguration.class);
 
+  /**
+   * The built-in catalogue and the models of this node's MIG GPUs it lacks, as NVML lists their
+   * profiles: the generated configs cover every MIG GPU of the node (DESIGN section 2).
+   */
   @Bean
-  GpuModelCatalog gpuModelCatalog() {
-    return GpuModelCatalog.builtIn();
+  GpuModelCatalog gpuModelCatalog(NvmlSession session) {
+    return NodeModels.of(session.nvml(), GpuModelCatalog.builtIn());
   }
 
   /** The config file as it is now; {@link LiveConfigFile} says what a bad one means. */
@@ -191,8 +197,9 @@ class ReconcileConfiguration {
       MigdProperties properties,
       Surfaces surfaces,
       LayoutProgress progress,
-      ReconcileMetrics metrics) {
-    Supplier<Desired> started = metrics.timing(intents::current);
+      ReconcileMetrics metrics,
+      NodeObserver observer) {
+    Supplier<Desired> started = metrics.timing(new PresentGpusIntent(intents, observer));
     return new ReconcileLoop(
         reconciler,
         () -> {

@@ -109,6 +109,59 @@ class ServeIT {
     }
   }
 
+  /**
+   * The README's set-up run twice: {@code --simulate} draws new GPUs (new UUIDs) each run, as new
+   * or replaced hardware has, and the config persisted by the first run applies to them as a new
+   * generation that says which GPU was replaced (DESIGN section 1, replaced GPUs).
+   */
+  @Test
+  void aSecondRunOnNewGpusReshapesThemToThePersistedConfig() throws Exception {
+    var migd =
+        MigdProcess.on(nodeDir)
+            .withEnvironment("SERVER_PORT", "0")
+            .withEnvironment("MIGD_CONFIG", "all-balanced");
+    String firstUuid;
+    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,T4")) {
+      String base = "http://127.0.0.1:" + daemon.httpPort();
+      await()
+          .atMost(PATIENCE)
+          .ignoreExceptions()
+          .until(() -> get(base + "/actuator/health").body(), b -> b.contains("\"success\""));
+      firstUuid = firstGpuUuid(base);
+    }
+    java.nio.file.Files.delete(migd.stateFile()); // the next --simulate draws new GPUs
+
+    try (var daemon = migd.start("serve", "--simulate=A100-SXM4-40GB,T4")) {
+      String base = "http://127.0.0.1:" + daemon.httpPort();
+      HttpResponse<String> health =
+          await()
+              .atMost(PATIENCE)
+              .ignoreExceptions()
+              .until(
+                  () -> get(base + "/actuator/health"),
+                  r -> r.body().contains("\"success\"") || r.body().contains("\"infeasible\""));
+      assertThat(health.body()).contains("\"state\":\"success\"").contains("\"generation\":2");
+      String secondUuid = firstGpuUuid(base);
+      assertThat(secondUuid).isNotEqualTo(firstUuid);
+      var sim = NvmlSimCommand.extract(nodeDir.resolve("sim"));
+      assertThat(sim.layouts(migd.stateFile()).get(0).instances()).hasSize(4);
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(daemon.stdout() + daemon.stderr())
+                      .contains("GPU 0 was replaced: " + firstUuid + " -> " + secondUuid));
+    }
+  }
+
+  /** The UUID of GPU 0 in {@code GET /api/v1/gpus}. */
+  private String firstGpuUuid(String base) throws IOException, InterruptedException {
+    var uuid = java.util.regex.Pattern.compile("\"uuid\":\"(GPU-[^\"]+)\"");
+    var found = uuid.matcher(get(base + "/api/v1/gpus").body());
+    assertThat(found.find()).isTrue();
+    return found.group(1);
+  }
+
   /** {@code migd_reconcile_total{outcome="failed"}} as the daemon exports it now. */
   private double failedRuns(String base) throws IOException, InterruptedException {
     return get(base + "/actuator/prometheus")

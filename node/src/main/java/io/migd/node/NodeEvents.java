@@ -15,6 +15,8 @@ import java.util.Optional;
  * resync. Fed every outcome in order, on one thread (the reconcile loop's).
  *
  * <ul>
+ *   <li>{@code GpuReplaced} once for a generation made because GPUs were replaced ({@link
+ *       Desired#replaced}), naming each, before the others.
  *   <li>{@code Reconfiguring} when a reconcile ran a plan (or left a change applying or waiting on
  *       a reboot) and the node was not already reconfiguring for that intent generation: after the
  *       node was at rest in {@code success}, or first for a new generation. It is sent with the
@@ -76,6 +78,7 @@ final class NodeEvents {
 
   private End last = End.RECONFIGURED;
   private long reconfiguringGeneration = -1;
+  private long replacedGeneration = -1;
 
   /** The Events this outcome brings, in the order to send them; empty for most outcomes. */
   /**
@@ -93,6 +96,17 @@ final class NodeEvents {
 
   List<Event> after(Desired desired, Outcome outcome) {
     var events = new ArrayList<Event>();
+    if (!desired.replaced().isEmpty() && replacedGeneration != desired.generation()) {
+      replacedGeneration = desired.generation();
+      events.add(
+          new Event(
+              "GpuReplaced",
+              false,
+              String.join("; ", desired.replaced().values())
+                  + "; "
+                  + reconfiguring(desired)
+                  + " to the GPUs present"));
+    }
     GpuResult.State state = outcome.state();
     boolean changing =
         state == GpuResult.State.APPLYING

@@ -13,9 +13,9 @@ import java.util.function.Function;
 
 /**
  * The config file migd uses when it is given none, generated from GPU models (docs/contract.md):
- * {@code all-disabled}, {@code all-enabled}, {@code all-balanced}, {@code all-dynamic} (every
- * MIG-capable model's GPUs dynamic, selected by device id), and {@code all-<profile>} with the
- * largest count that fits, for every GPU-instance profile.
+ * {@code all-disabled}, {@code all-enabled}, {@code all-balanced}, {@code all-dynamic} (every GPU
+ * NVML reports as MIG-capable dynamic, whatever its model; one without MIG keeps its whole GPU),
+ * and {@code all-<profile>} with the largest count that fits, for every GPU-instance profile.
  *
  * <p>Like mig-parted's own default config, a config whose layout differs between models has one
  * item per distinct layout, selected with {@code device-filter} by the PCI device ids of the models
@@ -57,14 +57,9 @@ public final class GeneratedConfigs {
     configs.add(new MigConfig(ALL_ENABLED, List.of(MigConfigItem.of(all(), true))));
     perModel(ALL_BALANCED, migModels.values(), GeneratedConfigs::balancedLayout)
         .ifPresent(configs::add);
-    if (!migModels.isEmpty()) {
-      var filters =
-          migModels.values().stream()
-              .map(m -> (DeviceFilter) new DeviceFilter.Device(m.pciDeviceId()))
-              .distinct()
-              .toList();
-      configs.add(new MigConfig(ALL_DYNAMIC, List.of(MigConfigItem.dynamic(all(), filters))));
-    }
+    // every GPU, as all-enabled: NVML says which are MIG-capable (a model the catalogue lacks
+    // included), and one without MIG keeps its whole GPU
+    configs.add(new MigConfig(ALL_DYNAMIC, List.of(MigConfigItem.dynamic(all(), List.of()))));
     var profiles = new LinkedHashSet<ProfileName>();
     migModels.values().forEach(m -> m.giProfiles().forEach(p -> profiles.add(p.name())));
     for (var profile : profiles) {
