@@ -74,13 +74,7 @@ final class ChaosNode implements AutoCloseable {
   static final class OutageDispatcher extends KubernetesCrudDispatcher {
     private volatile long failUntilNanos = System.nanoTime();
     private volatile boolean kubernetes136;
-    private volatile long lastSliceWriteNanos = System.nanoTime();
     final AtomicInteger failed = new AtomicInteger();
-
-    /** When a ResourceSlice was last created, updated or deleted ({@link System#nanoTime}). */
-    long lastSliceWriteNanos() {
-      return lastSliceWriteNanos;
-    }
 
     void failFor(long nanos) {
       failUntilNanos = System.nanoTime() + nanos;
@@ -96,9 +90,6 @@ final class ChaosNode implements AutoCloseable {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-      if (!"GET".equals(request.getMethod()) && request.getPath().contains("/resourceslices")) {
-        lastSliceWriteNanos = System.nanoTime();
-      }
       if (System.nanoTime() - failUntilNanos < 0) {
         failed.incrementAndGet();
         return new MockResponse()

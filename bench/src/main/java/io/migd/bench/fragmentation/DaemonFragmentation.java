@@ -5,7 +5,6 @@ import io.migd.bench.fragmentation.MigdPool.Held;
 import io.migd.pool.GpuFacts;
 import io.migd.pool.PoolSlice;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -22,15 +21,16 @@ import java.util.stream.IntStream;
  * {@link Fragmentation}'s workload through a real {@code migd serve} in DRA mode (issue 29): the
  * same seeded events on {@value Fragmentation#GPUS} simulated {@value Fragmentation#MODEL}, every
  * GPU dynamic; each claim allocated by the test allocator from the slices the mock API server holds
- * once migd's publication settled, prepared and unprepared over the kubelet's DRA gRPC ({@link
- * DraNode}). Two runs per seed, each on a fresh migd: the allocator takes the devices in the order
- * migd published them, then sorted by name (NVIDIA's order). Beside them the in-process bench on
- * the same events; and, per run, the first claim placed otherwise than in process.
+ * once they are the pool migd rebuilt after the previous prepare or unprepare, prepared and
+ * unprepared over the kubelet's DRA gRPC ({@link DraNode}). Two runs per seed, each on a fresh
+ * migd: the allocator takes the devices in the order migd published them, then sorted by name
+ * (NVIDIA's order). Beside them the in-process bench on the same events; and, per run, the first
+ * claim placed otherwise than in process.
  *
  * <p>Arguments: seeds ({@code 5} for 1..5, or a list {@code 1,7,12}; default 5), events per seed
  * (default 600), offered load (default 0.9). System properties: {@code migd.jar} (default {@code
- * daemon/target/migd.jar}), {@code fragmentation.quiet-ms} (how long no ResourceSlice write means
- * the publication settled, default 250), {@code fragmentation.work} (default {@code /tmp}).
+ * daemon/target/migd.jar}) and {@code fragmentation.work} (where each run's migd keeps its files,
+ * default {@code /tmp}).
  */
 public final class DaemonFragmentation {
   /** Held so the level sticks: the mock API server logs every request. */
@@ -44,25 +44,22 @@ public final class DaemonFragmentation {
     int count = args.length > 1 ? Integer.parseInt(args[1]) : 600;
     double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.9;
     Path jar = Path.of(System.getProperty("migd.jar", "daemon/target/migd.jar"));
-    var quiet = Duration.ofMillis(Long.getLong("fragmentation.quiet-ms", 250));
     Path work = Path.of(System.getProperty("fragmentation.work", "/tmp"));
     JUL_ROOT.setLevel(Level.SEVERE);
     Arrays.stream(JUL_ROOT.getHandlers()).forEach(h -> h.setLevel(Level.SEVERE));
     var gpus = Fragmentation.gpus();
     System.out.printf(
         Locale.ROOT,
-        "%d x %s through migd serve (DRA), %d events a seed, offered load %.2f, settled after %d"
-            + " ms without a ResourceSlice write%n",
+        "%d x %s through migd serve (DRA), %d events a seed, offered load %.2f%n",
         gpus.size(),
         Fragmentation.MODEL,
         count,
-        load,
-        quiet.toMillis());
+        load);
     System.out.println(
         "seed claims | daemon: migd str/ref  nvidia str/ref  ratio | in process: migd str/ref"
             + "  nvidia str/ref  ratio | diff pp | first claim placed otherwise (migd, nvidia)"
             + " | s");
-    var totals = new Fragmentation.Result[4];
+    var totals = new Fragmentation.Result[5];
     Arrays.fill(totals, new Fragmentation.Result(0, 0, 0, 0));
     for (int seed : seeds) {
       long started = System.nanoTime();
@@ -73,9 +70,10 @@ public final class DaemonFragmentation {
       var nvidia = new LinkedHashMap<String, String>();
       var inMigd = new LinkedHashMap<String, String>();
       var inNvidia = new LinkedHashMap<String, String>();
+      var afterPrepare = new LinkedHashMap<String, String>();
       Fragmentation.Result[] results = {
-        run(events, gpus, jar, work, UnaryOperator.identity(), quiet, migd),
-        run(events, gpus, jar, work, NvidiaOrder::slice, quiet, nvidia),
+        run(events, gpus, jar, work, UnaryOperator.identity(), migd),
+        run(events, gpus, jar, work, NvidiaOrder::slice, nvidia),
         Fragmentation.run(
             events,
             gpus,
@@ -85,7 +83,9 @@ public final class DaemonFragmentation {
             events,
             gpus,
             new Recording(new Fragmentation.InProcess(gpus, Fragmentation.NVIDIA_ORDER), inNvidia),
-            _ -> {})
+            _ -> {}),
+        Fragmentation.run(
+            events, gpus, new Recording(new AfterPrepare(gpus), afterPrepare), _ -> {})
       };
       for (int i = 0; i < totals.length; i++) {
         totals[i] = totals[i].plus(results[i]);
@@ -93,7 +93,17 @@ public final class DaemonFragmentation {
       print(
           Integer.toString(seed),
           results,
-          firstOther(migd, inMigd) + ", " + firstOther(nvidia, inNvidia),
+          firstOther(migd, inMigd)
+              + ", "
+              + firstOther(nvidia, inNvidia)
+              + " | last prepare as started "
+              + results[4].stranded()
+              + "/"
+              + results[4].refused()
+              + " "
+              + ratio(results[4], results[3])
+              + ", migd otherwise: "
+              + firstOther(migd, afterPrepare),
           (System.nanoTime() - started) / 1e9);
     }
     print("all", totals, "", 0);
@@ -112,7 +122,6 @@ public final class DaemonFragmentation {
       Path jar,
       Path work,
       UnaryOperator<PoolSlice> order,
-      Duration quiet,
       Map<String, String> placed)
       throws Exception {
     try (var node =
@@ -120,8 +129,7 @@ public final class DaemonFragmentation {
             jar,
             work,
             String.join(",", gpus.stream().map(g -> Fragmentation.MODEL).toList()),
-            order,
-            quiet)) {
+            order)) {
       try {
         var result =
             Fragmentation.run(
