@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -68,13 +69,23 @@ final class DraClaims {
 
   private final ChaosNode node;
   private final ChaosReport report;
+  private final UnaryOperator<PoolSlice> order;
   private final TestAllocator allocator = new TestAllocator();
   private final List<Known> known = new ArrayList<>();
   private final List<String> undeleted = new ArrayList<>();
 
   DraClaims(ChaosNode node, ChaosReport report) {
+    this(node, report, UnaryOperator.identity());
+  }
+
+  /**
+   * Claims allocated from the published slices as {@code order} lists their devices (the
+   * scheduler's view of another driver's order; the identity for migd's own).
+   */
+  DraClaims(ChaosNode node, ChaosReport report, UnaryOperator<PoolSlice> order) {
     this.node = node;
     this.report = report;
+    this.order = order;
   }
 
   /** The claims whose prepare answered success and that were not unprepared since. */
@@ -107,7 +118,19 @@ final class DraClaims {
     }
     Optional<AllocatedClaim> allocation;
     try {
-      allocation = allocator.allocate(TestClaim.of(name, deviceRequest(request)), pool.get());
+      allocation =
+          allocator.allocate(
+              TestClaim.of(name, deviceRequest(request)),
+              pool.get().stream()
+                  .map(
+                      s ->
+                          new PublishedSlice(
+                              s.driver(),
+                              s.pool(),
+                              order.apply(s.slice()),
+                              s.generation(),
+                              s.sliceCount()))
+                  .toList());
     } catch (InvalidPoolException e) {
       report.violation(step, "the published pool is valid", e.getMessage());
       return "invalid pool";
@@ -177,6 +200,24 @@ final class DraClaims {
       return "migd not registered";
     }
     return unprepare(step, plugin.get(), known.get(which % known.size()));
+  }
+
+  /** Unprepares the claim named {@code name}; deletes it once that succeeded. */
+  String unprepare(int step, String name) throws InterruptedException {
+    Optional<Known> claim = claimNamed(name);
+    if (claim.isEmpty()) {
+      return "no claim";
+    }
+    Optional<FakeDraKubelet.Plugin> plugin = node.draPlugin();
+    if (plugin.isEmpty()) {
+      return "migd not registered";
+    }
+    return unprepare(step, plugin.get(), claim.get());
+  }
+
+  /** The devices the kubelet's claim {@code name} was allocated; empty when there is none. */
+  List<String> devices(String name) {
+    return claimNamed(name).map(Known::devices).orElse(List.of());
   }
 
   private String unprepare(int step, FakeDraKubelet.Plugin plugin, Known claim) {

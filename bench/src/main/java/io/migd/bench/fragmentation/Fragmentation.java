@@ -1,7 +1,7 @@
 package io.migd.bench.fragmentation;
 
 import io.migd.bench.fragmentation.MigdPool.Held;
-import io.migd.pool.DeviceOrigin;
+import io.migd.pool.DeviceNames;
 import io.migd.pool.Facts;
 import io.migd.pool.GpuFacts;
 import io.migd.pool.PoolContent;
@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
@@ -87,14 +88,9 @@ public final class Fragmentation {
     int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
     int count = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
     double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.9;
-    var model = Facts.model(MODEL);
-    var gpus = IntStream.range(0, GPUS).mapToObj(i -> Facts.of(model, i)).toList();
-    var mix =
-        gpus.getFirst().profiles().stream()
-            .filter(p -> MIX.containsKey(p.name()))
-            .map(p -> new Workload.Share(p, MIX.get(p.name())))
-            .toList();
-    int memorySlices = GPUS * model.memorySlices();
+    var gpus = gpus();
+    var mix = mix(gpus);
+    int memorySlices = nodeMemorySlices(gpus);
     System.out.printf(
         Locale.ROOT,
         "%d x %s, %d events a seed, offered load %.2f of %d memory slices%n",
@@ -152,6 +148,25 @@ public final class Fragmentation {
         (System.nanoTime() - started) / 1e9);
   }
 
+  /** The node's GPUs: {@value #GPUS} x {@value #MODEL}, facts of the built-in catalogue. */
+  static List<GpuFacts> gpus() {
+    var model = Facts.model(MODEL);
+    return IntStream.range(0, GPUS).mapToObj(i -> Facts.of(model, i)).toList();
+  }
+
+  /** The claims' profiles and their weights, 1g:2g:3g:4g:7g = 50:20:15:10:5. */
+  static List<Workload.Share> mix(List<GpuFacts> gpus) {
+    return gpus.getFirst().profiles().stream()
+        .filter(p -> MIX.containsKey(p.name()))
+        .map(p -> new Workload.Share(p, MIX.get(p.name())))
+        .toList();
+  }
+
+  /** The node's memory slices, for the offered load. */
+  static int nodeMemorySlices(List<GpuFacts> gpus) {
+    return gpus.stream().mapToInt(Fragmentation::memorySlices).sum();
+  }
+
   private static void print(String seed, Result migd, Result nvidia) {
     System.out.printf(
         Locale.ROOT,
@@ -167,14 +182,65 @@ public final class Fragmentation {
   }
 
   /**
+   * Where the claims go: a claim is allocated one device of its profile from the pool as published
+   * now and prepared, or refused; a placed claim is unprepared and its device freed.
+   */
+  interface Node {
+    /**
+     * Allocates and prepares claim {@code uid} one device of {@code profile}, {@code held} being
+     * the claims placed and not released; the device's name, or empty when nothing fits.
+     */
+    Optional<String> place(String uid, GpuFacts.MigProfile profile, Collection<Held> held);
+
+    /** Unprepares placed claim {@code uid} and frees its device. */
+    void release(String uid);
+  }
+
+  /**
+   * The node in process: before each claim the pool {@code order} builds from the held claims is
+   * published again (the order may have moved after the previous prepare), and the test allocator
+   * takes the first device that fits.
+   */
+  static final class InProcess implements Node {
+    private final List<GpuFacts> gpus;
+    private final Order order;
+    private final TestAllocator allocator = new TestAllocator();
+    private long generation;
+
+    InProcess(List<GpuFacts> gpus, Order order) {
+      this.gpus = List.copyOf(gpus);
+      this.order = order;
+    }
+
+    @Override
+    public Optional<String> place(String uid, GpuFacts.MigProfile profile, Collection<Held> held) {
+      var content = order.pool(gpus, held);
+      return allocator
+          .allocate(
+              TestClaim.of(uid, DeviceRequest.profile("mig", profile.name())),
+              PublishedSlice.of(content, ++generation))
+          .map(allocated -> TestAllocator.deviceNames(allocated).getFirst());
+    }
+
+    @Override
+    public void release(String uid) {
+      allocator.release(uid);
+    }
+  }
+
+  /**
    * Plays the events against a fresh allocator over the pool {@code order} publishes, telling
    * {@code refusals} the node's state at each refusal.
    */
   static Result run(
       List<Workload.Event> events, List<GpuFacts> gpus, Order order, Consumer<String> refusals) {
-    var allocator = new TestAllocator();
+    return run(events, gpus, new InProcess(gpus, order), refusals);
+  }
+
+  /** Plays the events against {@code node}, telling {@code refusals} the node's state at each. */
+  static Result run(
+      List<Workload.Event> events, List<GpuFacts> gpus, Node node, Consumer<String> refusals) {
     var held = new HashMap<Integer, Held>();
-    long generation = 0;
     int claims = 0;
     int refused = 0;
     int stranded = 0;
@@ -184,30 +250,20 @@ public final class Fragmentation {
       String uid = "claim-" + claim.id();
       if (event.release()) {
         if (held.remove(claim.id()) != null) {
-          allocator.release(uid);
+          node.release(uid);
         }
         continue;
       }
       claims++;
-      var content = order.pool(gpus, held.values());
-      var allocated =
-          allocator.allocate(
-              TestClaim.of(uid, DeviceRequest.profile("mig", claim.profile().name())),
-              PublishedSlice.of(content, ++generation));
-      if (allocated.isPresent()) {
-        String device = TestAllocator.deviceNames(allocated.get()).getFirst();
-        var origin = content.device(device).orElseThrow().origin();
-        if (!(origin instanceof DeviceOrigin.DynamicPlacement placement)) {
-          throw new IllegalStateException(device + " is not a MIG placement");
+      Optional<String> device = node.place(uid, claim.profile(), held.values());
+      if (device.isPresent()) {
+        if (!(DeviceNames.parse(device.get()).orElse(null) instanceof DeviceNames.Parsed.Mig mig)) {
+          throw new IllegalStateException(device.get() + " is not a MIG placement");
         }
         held.put(
             claim.id(),
             new Held(
-                device,
-                gpus.get(placement.gpu().value()),
-                claim.profile(),
-                placement.start(),
-                claim.id()));
+                device.get(), gpus.get(mig.minor()), claim.profile(), mig.start(), claim.id()));
       } else {
         refused++;
         boolean fits = wouldFit(claim.profile(), gpus, held);

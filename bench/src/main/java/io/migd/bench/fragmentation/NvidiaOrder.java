@@ -14,22 +14,21 @@ final class NvidiaOrder {
   private NvidiaOrder() {}
 
   static PoolContent of(PoolContent content) {
-    var slices =
-        content.slices().stream()
-            .map(
-                slice ->
-                    switch (slice.content()) {
-                      case PoolSlice.Counters _ -> slice;
-                      case PoolSlice.Devices(var gpu, var devices) ->
-                          new PoolSlice(
-                              slice.name(),
-                              new PoolSlice.Devices(
-                                  gpu,
-                                  devices.stream()
-                                      .sorted(Comparator.comparing(PoolDevice::name))
-                                      .toList()));
-                    })
-            .toList();
-    return new PoolContent(content.driver(), content.pool(), slices);
+    return new PoolContent(
+        content.driver(),
+        content.pool(),
+        content.slices().stream().map(NvidiaOrder::slice).toList());
+  }
+
+  /** One slice: a GPU's devices sorted by name, counters as they are. */
+  static PoolSlice slice(PoolSlice slice) {
+    return switch (slice.content()) {
+      case PoolSlice.Counters _ -> slice;
+      case PoolSlice.Devices(var gpu, var devices) ->
+          new PoolSlice(
+              slice.name(),
+              new PoolSlice.Devices(
+                  gpu, devices.stream().sorted(Comparator.comparing(PoolDevice::name)).toList()));
+    };
   }
 }
