@@ -40,7 +40,7 @@ class SurfacesTest {
     var mps =
         new MpsDaemons(
             new ProcessMpsControl(List.of("true"), Duration.ofSeconds(5)),
-            new MpsPaths(dir.resolve("mps")),
+            MpsDaemons.Settings.under(new MpsPaths(dir.resolve("mps"))),
             MpsListener.NONE,
             GpuModelCatalog.builtIn());
     return Surfaces.of(

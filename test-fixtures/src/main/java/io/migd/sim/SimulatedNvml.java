@@ -38,7 +38,8 @@ public final class SimulatedNvml {
    * nvidia-smi} for the compute mode, and a container's init (README.md, "Simulated MPS" and
    * "Containers").
    */
-  public static final List<String> STAND_INS = List.of("mps-client", "nvidia-smi", "container-init");
+  public static final List<String> STAND_INS =
+      List.of("mps-client", "nvidia-smi", "container-init");
 
   private static final int OUTPUT_CAPACITY = 1 << 20;
 
