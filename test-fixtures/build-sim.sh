@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the simulated NVML: OUTDIR/libnvidia-ml.so.1, OUTDIR/nvml-sim and the simulated MPS
-# control command OUTDIR/nvidia-cuda-mps-control (both find the library beside themselves). MODELS_TSV is the GPU model data (profiles/.../gpu-models.tsv), embedded into
+# Builds the simulated NVML: OUTDIR/libnvidia-ml.so.1, OUTDIR/nvml-sim, the simulated MPS
+# control command OUTDIR/nvidia-cuda-mps-control and client OUTDIR/mps-client, a stand-in
+# OUTDIR/nvidia-smi (compute mode) and OUTDIR/container-init (those linked to the library find it
+# beside themselves). MODELS_TSV is the GPU model data (profiles/.../gpu-models.tsv), embedded into
 # the library at compile time. See test-fixtures/README.md.
 #
 #   bash test-fixtures/build-sim.sh OUTDIR MODELS_TSV
@@ -41,7 +43,7 @@ cp "$tsv" "$tmp/gpu-models.tsv"
 lib_sources=()
 for f in "$src"/*.c; do
   case "$(basename "$f")" in
-    nvml_sim_main.c | mps_control_main.c) ;;
+    *_main.c) ;;
     *) lib_sources+=("$f") ;;
   esac
 done
@@ -58,6 +60,13 @@ warn=(-Wall -Wextra -Werror)
 # The simulated MPS control command (README.md, "Simulated MPS").
 "$cc" -std=gnu11 -O2 "${warn[@]}" -I"$src" -o "$tmp/nvidia-cuda-mps-control" "$src/mps_control_main.c" \
   "$tmp/libnvidia-ml.so.1" -Wl,-rpath,'$ORIGIN'
+
+# The stand-ins a pod test runs beside it (README.md, "Simulated MPS" and "Containers"): an MPS
+# client, nvidia-smi for the compute mode, and a container's init.
+"$cc" -std=gnu11 -O2 "${warn[@]}" -o "$tmp/mps-client" "$src/mps_client_main.c"
+"$cc" -std=gnu11 -O2 "${warn[@]}" -I"$src" -o "$tmp/nvidia-smi" "$src/smi_main.c" \
+  "$tmp/libnvidia-ml.so.1" -Wl,-rpath,'$ORIGIN'
+"$cc" -std=gnu11 -O2 "${warn[@]}" -o "$tmp/container-init" "$src/container_init_main.c"
 
 # SHA-1 (MIG UUIDs) against known answers.
 "$cc" -std=gnu11 -O2 "${warn[@]}" -I"$src" -o "$tmp/sha1-test" "$here/src/test/c/sha1_test.c" "$src/sha1.c"
@@ -93,8 +102,9 @@ elif [ "$status" -ne 0 ]; then
 fi
 
 # Replace by rename so that processes that have the old library mapped keep a valid file.
-for f in libnvidia-ml.so.1 nvml-sim nvidia-cuda-mps-control; do
+for f in libnvidia-ml.so.1 nvml-sim nvidia-cuda-mps-control mps-client nvidia-smi container-init; do
   cp "$tmp/$f" "$out/.$f.new"
   mv -f "$out/.$f.new" "$out/$f"
 done
-echo "build-sim.sh: built $out/libnvidia-ml.so.1, $out/nvml-sim and $out/nvidia-cuda-mps-control"
+echo "build-sim.sh: built $out/libnvidia-ml.so.1, $out/nvml-sim, $out/nvidia-cuda-mps-control," \
+  "$out/mps-client, $out/nvidia-smi and $out/container-init"

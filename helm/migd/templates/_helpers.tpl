@@ -132,3 +132,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- define "migd.draPluginDir" -}}
 {{- printf "%s/%s" (.Values.hostPaths.kubeletPlugins | trimSuffix "/") .Values.dra.driverName }}
 {{- end }}
+{{- /* The -mps DaemonSet's pods: a name of their own, so migd's DaemonSets never select them. */}}
+{{- define "migd.mpsSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "migd.name" . }}-mps
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}

@@ -5,6 +5,11 @@
  *                                $CUDA_MPS_PIPE_DIRECTORY/nvidia-cuda-mps-control.pid, records its
  *                                CUDA_* environment in daemon.env, starts one "server" child, and
  *                                stays until quit (or until it is killed).
+ *   nvidia-cuda-mps-control -f   the same daemon in the foreground (the process itself).
+ *
+ * The daemon listens on $CUDA_MPS_PIPE_DIRECTORY/control, a unix socket standing for MPS's pipes:
+ * a client (mps-client) that connects is given the name of a segment the daemon creates in its own
+ * /dev/shm, as an MPS server shares memory with its clients; the client must see it in its own.
  *   nvidia-cuda-mps-control      reads commands from stdin, one per line:
  *                                set_default_active_thread_percentage N,
  *                                set_default_device_pinned_mem_limit DEV NM, get_server_list, quit.
@@ -20,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -44,6 +51,7 @@ nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t device, unsigned int *i
 #define LOG_FILE "control.log"
 #define ENV_FILE "daemon.env"
 #define SERVER_NAME "nvidia-cuda-mps-server"
+#define SOCKET_NAME "control"
 
 extern char **environ;
 
@@ -101,13 +109,103 @@ static void run_server(void) {
   for (;;) pause();
 }
 
-static int start_daemon(void) {
-  append_log("-d");
+/* The socket clients connect to; -1 when it cannot be made (the daemon then serves no client). */
+static int listen_socket(void) {
+  struct sockaddr_un addr;
+  memset(&addr, 0, sizeof(addr));
+  addr.sun_family = AF_UNIX;
+  int n = snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s", pipe_dir, SOCKET_NAME);
+  if (n < 0 || (size_t)n >= sizeof(addr.sun_path)) return -1;
+  unlink(addr.sun_path);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 || listen(fd, 16) != 0) {
+    close(fd);
+    return -1;
+  }
+  chmod(addr.sun_path, 0777);
+  return fd;
+}
+
+/* One client: a segment in this daemon's /dev/shm, its name sent back over the socket. */
+static void serve_client(int client, unsigned long n) {
+  char name[128], path[256];
+  snprintf(name, sizeof(name), "cuda.shm.%ld.%lu", (long)getpid(), n);
+  snprintf(path, sizeof(path), "/dev/shm/%s", name);
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    dprintf(client, "error: cannot create %s: %s\n", path, strerror(errno));
+  } else {
+    const char *uuid = getenv("CUDA_VISIBLE_DEVICES");
+    fprintf(f, "mps-sim %s\n", uuid == NULL ? "" : uuid);
+    fclose(f);
+    dprintf(client, "%s\n", name);
+  }
+  close(client);
+}
+
+/* The daemon itself: pid file, server child, clients served until SIGTERM. */
+static int run_daemon(void) {
+  char path[4200];
+  path_of(path, sizeof(path), ENV_FILE);
+  FILE *env = fopen(path, "w");
+  if (env != NULL) {
+    for (char **e = environ; *e != NULL; e++)
+      if (strncmp(*e, "CUDA_", 5) == 0) fprintf(env, "%s\n", *e);
+    fclose(env);
+  }
+  struct sigaction term;
+  memset(&term, 0, sizeof(term));
+  term.sa_handler = on_term; /* no SA_RESTART: accept() returns EINTR */
+  sigaction(SIGTERM, &term, NULL);
+  sigaction(SIGINT, &term, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  pid_t server = fork();
+  if (server == 0) run_server();
+  if (server > 0) write_pid(SERVER_PID_FILE, server);
+  int sock = listen_socket();
+  write_pid(PID_FILE, getpid());
+  unsigned long clients = 0;
+  while (!stop) {
+    if (sock < 0) {
+      pause();
+      continue;
+    }
+    int client = accept(sock, NULL, NULL);
+    if (client >= 0) serve_client(client, ++clients);
+  }
+  if (server > 0) {
+    kill(server, SIGTERM);
+    waitpid(server, NULL, 0);
+  }
+  char pid_path[4200];
+  path_of(pid_path, sizeof(pid_path), PID_FILE);
+  if (read_pid(PID_FILE) == getpid()) unlink(pid_path);
+  if (sock >= 0) {
+    path_of(path, sizeof(path), SOCKET_NAME);
+    unlink(path);
+  }
+  return 0;
+}
+
+static int refuse_second(void) {
   long running = read_pid(PID_FILE);
-  if (alive(running)) {
+  if (alive(running) && running != getpid()) {
     fprintf(stderr, "An instance of this daemon is already running (pid %ld)\n", running);
     return 1;
   }
+  return 0;
+}
+
+static int start_foreground(void) {
+  append_log("-f");
+  if (refuse_second()) return 1;
+  return run_daemon();
+}
+
+static int start_daemon(void) {
+  append_log("-d");
+  if (refuse_second()) return 1;
   pid_t child = fork();
   if (child < 0) {
     perror("fork");
@@ -126,28 +224,7 @@ static int start_daemon(void) {
     dup2(devnull, 2);
     if (devnull > 2) close(devnull);
   }
-  char path[4200];
-  path_of(path, sizeof(path), ENV_FILE);
-  FILE *env = fopen(path, "w");
-  if (env != NULL) {
-    for (char **e = environ; *e != NULL; e++)
-      if (strncmp(*e, "CUDA_", 5) == 0) fprintf(env, "%s\n", *e);
-    fclose(env);
-  }
-  signal(SIGTERM, on_term);
-  pid_t server = fork();
-  if (server == 0) run_server();
-  if (server > 0) write_pid(SERVER_PID_FILE, server);
-  write_pid(PID_FILE, getpid());
-  while (!stop) pause();
-  if (server > 0) {
-    kill(server, SIGTERM);
-    waitpid(server, NULL, 0);
-  }
-  char pid_path[4200];
-  path_of(pid_path, sizeof(pid_path), PID_FILE);
-  if (read_pid(PID_FILE) == getpid()) unlink(pid_path);
-  _exit(0);
+  _exit(run_daemon());
 }
 
 static int sim(const char **argv, int argc, char *out, unsigned size) {
@@ -255,7 +332,8 @@ int main(int argc, char **argv) {
   snprintf(pipe_dir, sizeof(pipe_dir), "%s", dir);
   mkdir(pipe_dir, 0755);
   if (argc == 2 && strcmp(argv[1], "-d") == 0) return start_daemon();
+  if (argc == 2 && strcmp(argv[1], "-f") == 0) return start_foreground();
   if (argc == 1) return commands();
-  fprintf(stderr, "usage: nvidia-cuda-mps-control [-d]\n");
+  fprintf(stderr, "usage: nvidia-cuda-mps-control [-d | -f]\n");
   return 2;
 }

@@ -1,85 +1,111 @@
 package io.migd.mps;
 
 import io.migd.layout.ObservedNode;
-import java.io.IOException;
-import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The processes and commands of one MPS control daemon: start it ({@code -d}), adopt it, send its
- * limits, ask it for its servers and tell it to {@code quit}. Holds no state and takes no lock, so
- * callers run it outside {@link MpsDaemonState}'s lock.
+ * One MPS control daemon, through the {@code -mps} DaemonSet's supervisor and the control command:
+ * ask for it ({@code daemon.json}) and wait until the supervisor says it runs, adopt it, ask it for
+ * its servers, and stop it (the request removed, then {@code quit}). Holds no state and takes no
+ * lock, so callers run it outside {@link MpsDaemonState}'s lock.
  */
 final class DaemonCommands {
   private static final Logger log = LoggerFactory.getLogger(MpsDaemons.class);
+  private static final Duration POLL = Duration.ofMillis(100);
 
   private final MpsControl control;
   private final MpsPaths paths;
-  private final PidFiles pidFiles;
+  private final DaemonRequests requests;
+  private final StateFiles states;
+  private final Duration startTimeout;
 
-  DaemonCommands(MpsControl control, MpsPaths paths, PidFiles pidFiles) {
+  DaemonCommands(
+      MpsControl control,
+      MpsPaths paths,
+      DaemonRequests requests,
+      StateFiles states,
+      Duration startTimeout) {
     this.control = control;
     this.paths = paths;
-    this.pidFiles = pidFiles;
+    this.requests = requests;
+    this.states = states;
+    this.startTimeout = startTimeout;
   }
 
-  /** Sends the daemon of {@code pid} its limits and takes it as {@code device}'s daemon. */
+  /** Takes the daemon of {@code pid} as {@code device}'s, its request brought up to date. */
   RunningDaemon adopt(MpsDevice device, long pid) {
     String uuid = device.uuid();
-    sendLimits(device);
+    requests.request(device);
     var daemon = new RunningDaemon(device, pid, serverList(uuid));
     log.info("mps uuid={} gpu={} pid={} adopted", uuid, device.gpu(), pid);
     return daemon;
   }
 
-  /** Starts the daemon of {@code device} (a stale pid file goes first) and sends it its limits. */
+  /**
+   * Asks the supervisor for the daemon of {@code device} and waits until its state names a running
+   * daemon (the supervisor sets the limits before it says so).
+   *
+   * @throws MpsControl.MpsException when it does not within {@code migd.mps.start-timeout}
+   */
   RunningDaemon start(MpsDevice device) {
     String uuid = device.uuid();
-    try {
-      Files.createDirectories(paths.pipeDirectory(uuid));
-      Files.createDirectories(paths.logDirectory(uuid));
-      Files.createDirectories(paths.sharedMemory());
-    } catch (IOException e) {
-      throw new MpsControl.MpsException(
-          "creating the MPS directories of " + uuid + " under " + paths.root() + ": " + e, e);
+    requests.request(device);
+    Instant deadline = Instant.now().plus(startTimeout);
+    Optional<Long> pid = states.runningDaemon(uuid);
+    while (pid.isEmpty() && Instant.now().isBefore(deadline)) {
+      try {
+        Thread.sleep(POLL);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new MpsControl.MpsException("interrupted waiting for the daemon of " + uuid, e);
+      }
+      pid = states.runningDaemon(uuid);
     }
-    pidFiles.removeStale(uuid);
-    control.startDaemon(environment(uuid));
-    long pid =
-        pidFiles
-            .read(uuid)
-            .orElseThrow(
-                () ->
-                    new MpsControl.MpsException(
-                        "the MPS control daemon of " + uuid + " wrote no " + paths.pidFile(uuid),
-                        null));
-    sendLimits(device);
-    var daemon = new RunningDaemon(device, pid, serverList(uuid));
+    if (pid.isEmpty()) {
+      throw new MpsControl.MpsException(
+          "the MPS supervisor (the chart's -mps DaemonSet) did not run the daemon of "
+              + uuid
+              + " within "
+              + startTimeout
+              + "; "
+              + paths.stateFile(uuid)
+              + ": "
+              + states.read(uuid),
+          null);
+    }
+    var daemon = new RunningDaemon(device, pid.get(), serverList(uuid));
     log.info(
-        "mps uuid={} gpu={} pid={} started replicas={} thread_percentage={} memory_limit={}M",
+        "mps uuid={} gpu={} pid={} running replicas={} thread_percentage={} memory_limit={}M",
         uuid,
         device.gpu(),
-        pid,
+        pid.get(),
         device.replicas(),
         device.activeThreadPercentage(),
         device.pinnedMemoryLimitMib());
     return daemon;
   }
 
-  /** Sends the daemon of {@code device} its limits. */
-  void sendLimits(MpsDevice device) {
-    control.send(environment(device.uuid()), device.limitCommands());
+  /** Brings the request of {@code device} up to date: the supervisor sends changed limits. */
+  void update(MpsDevice device) {
+    requests.request(device);
   }
 
-  /** Tells the daemon of {@code uuid} to {@code quit}; a failure is logged, never thrown. */
+  /**
+   * Stops the daemon of {@code uuid}: removes its request (the supervisor would start it again
+   * otherwise), then tells it to {@code quit}, so it is gone when this returns. A failure is
+   * logged, never thrown.
+   */
   void sendQuit(String uuid, long pid, String why) {
     try {
+      requests.withdraw(uuid);
       control.send(environment(uuid), List.of("quit"));
       log.info("mps uuid={} pid={} quit: {}", uuid, pid, why);
     } catch (RuntimeException e) {
@@ -112,12 +138,11 @@ final class DaemonCommands {
     }
   }
 
-  /** The environment of the daemon of {@code uuid}, for {@code -d} and for its commands. */
+  /** The environment of the control command talking to the daemon of {@code uuid}. */
   Map<String, String> environment(String uuid) {
-    var env = new HashMap<String, String>();
-    env.put("CUDA_VISIBLE_DEVICES", uuid);
-    env.put("CUDA_MPS_PIPE_DIRECTORY", paths.pipeDirectory(uuid).toString());
-    env.put("CUDA_MPS_LOG_DIRECTORY", paths.logDirectory(uuid).toString());
-    return env;
+    return Map.of(
+        "CUDA_VISIBLE_DEVICES", uuid,
+        "CUDA_MPS_PIPE_DIRECTORY", paths.pipeDirectory(uuid).toString(),
+        "CUDA_MPS_LOG_DIRECTORY", paths.logDirectory(uuid).toString());
   }
 }

@@ -13,14 +13,14 @@ import java.util.Map;
 final class DaemonLifecycle {
   private final MpsDaemonState state;
   private final DaemonCommands commands;
-  private final PidFiles pidFiles;
+  private final StateFiles states;
   private final MpsListener listener;
 
   DaemonLifecycle(
-      MpsDaemonState state, DaemonCommands commands, PidFiles pidFiles, MpsListener listener) {
+      MpsDaemonState state, DaemonCommands commands, StateFiles states, MpsListener listener) {
     this.state = state;
     this.commands = commands;
-    this.pidFiles = pidFiles;
+    this.states = states;
     this.listener = listener;
   }
 
@@ -36,7 +36,7 @@ final class DaemonLifecycle {
     boolean destroyed = false;
     try {
       up =
-          adopted != null && pidFiles.namesDaemon(uuid, adopted)
+          adopted != null && states.namesDaemon(uuid, adopted)
               ? commands.adopt(device, adopted)
               : commands.start(device);
     } finally {
@@ -63,7 +63,7 @@ final class DaemonLifecycle {
     var lists = new LinkedHashMap<String, List<Integer>>();
     current.forEach(
         (uuid, daemon) -> {
-          if (pidFiles.namesDaemon(uuid, daemon.pid())) {
+          if (states.namesDaemon(uuid, daemon.pid())) {
             lists.put(uuid, commands.serverList(uuid));
           }
         });

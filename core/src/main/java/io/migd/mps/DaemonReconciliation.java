@@ -1,6 +1,7 @@
 package io.migd.mps;
 
 import io.migd.layout.ObservedNode;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -9,7 +10,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Brings the daemons in line with a reconcile's outcome: {@code quit} for daemons whose device is
  * no longer shared by MPS (none while clients use it), a daemon for every wanted device (adopted
- * when one runs), and limits sent again where the replicas changed.
+ * when one runs), the request brought up to date where the replicas changed, and no request left
+ * for a device that is neither wanted nor served (the supervisor would keep starting it).
  */
 final class DaemonReconciliation {
   private static final Logger log = LoggerFactory.getLogger(MpsDaemons.class);
@@ -17,14 +19,20 @@ final class DaemonReconciliation {
   private final MpsDaemonState state;
   private final DaemonCommands commands;
   private final DaemonLifecycle lifecycle;
-  private final PidFiles pidFiles;
+  private final StateFiles states;
+  private final DaemonRequests requests;
 
   DaemonReconciliation(
-      MpsDaemonState state, DaemonCommands commands, DaemonLifecycle lifecycle, PidFiles pidFiles) {
+      MpsDaemonState state,
+      DaemonCommands commands,
+      DaemonLifecycle lifecycle,
+      StateFiles states,
+      DaemonRequests requests) {
     this.state = state;
     this.commands = commands;
     this.lifecycle = lifecycle;
-    this.pidFiles = pidFiles;
+    this.states = states;
+    this.requests = requests;
   }
 
   /**
@@ -48,7 +56,7 @@ final class DaemonReconciliation {
     }
     for (var entry : snapshot.adoptable().entrySet()) {
       String uuid = entry.getKey();
-      if (wanted.containsKey(uuid) || !pidFiles.namesDaemon(uuid, entry.getValue())) {
+      if (wanted.containsKey(uuid) || !states.namesDaemon(uuid, entry.getValue())) {
         continue;
       }
       var clients = commands.clients(observed, uuid, entry.getValue());
@@ -71,8 +79,27 @@ final class DaemonReconciliation {
         lifecycle.markDown(device.uuid());
       }
     }
+    withdrawIdle(wanted);
     state.clearQuitServers();
     lifecycle.refreshServers();
+  }
+
+  /** Removes the requests of devices neither wanted nor served by a daemon migd keeps. */
+  private void withdrawIdle(Map<String, MpsDevice> wanted) {
+    var kept = state.snapshot();
+    try {
+      for (String uuid : requests.requested()) {
+        boolean served =
+            kept.daemons().stream().anyMatch(d -> d.device().uuid().equals(uuid))
+                || kept.adoptable().containsKey(uuid);
+        if (!wanted.containsKey(uuid) && !served) {
+          requests.withdraw(uuid);
+          log.info("mps uuid={} request removed: the device is not shared by MPS", uuid);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      log.warn("mps cannot remove the requests of devices no longer shared: {}", e.toString());
+    }
   }
 
   private static void keeps(String uuid, List<String> clients) {
@@ -89,7 +116,7 @@ final class DaemonReconciliation {
     if (running == null) {
       lifecycle.bringUp(device, claim.adopted(), false);
     } else if (!running.device().equals(device)) {
-      commands.sendLimits(device);
+      commands.update(device);
       state.replace(uuid, running, new RunningDaemon(device, running.pid(), running.servers()));
     }
   }

@@ -4,38 +4,42 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The supervision step: starts again every daemon whose process is gone (its replicas unhealthy
- * until it runs), then refreshes which processes are MPS servers.
+ * The supervision step: for every daemon whose process is gone, its replicas are unhealthy until
+ * the supervisor says it runs again (its new pid taken); then refreshes which processes are MPS
+ * servers.
  */
 final class DaemonSupervision {
   private static final Logger log = LoggerFactory.getLogger(MpsDaemons.class);
 
   private final MpsDaemonState state;
   private final DaemonLifecycle lifecycle;
-  private final PidFiles pidFiles;
+  private final StateFiles states;
 
-  DaemonSupervision(MpsDaemonState state, DaemonLifecycle lifecycle, PidFiles pidFiles) {
+  DaemonSupervision(MpsDaemonState state, DaemonLifecycle lifecycle, StateFiles states) {
     this.state = state;
     this.lifecycle = lifecycle;
-    this.pidFiles = pidFiles;
+    this.states = states;
   }
 
   /** One check; the caller holds the lock that {@link DaemonReconciliation} takes turns on. */
   void check() {
     for (RunningDaemon daemon : state.daemons()) {
       String uuid = daemon.device().uuid();
-      if (pidFiles.namesDaemon(uuid, daemon.pid())) {
+      if (states.namesDaemon(uuid, daemon.pid())) {
         continue;
       }
       if (!state.removeIfCurrent(uuid, daemon)) {
         continue;
       }
-      log.warn("mps uuid={} pid={} is gone; starting it again", uuid, daemon.pid());
+      log.warn(
+          "mps uuid={} pid={} is gone; waiting for the supervisor to run it again",
+          uuid,
+          daemon.pid());
       lifecycle.markDown(uuid);
       try {
         lifecycle.bringUp(daemon.device(), null, true);
       } catch (RuntimeException e) {
-        log.error("mps uuid={} could not be started again: {}", uuid, e.getMessage());
+        log.error("mps uuid={} does not run again: {}", uuid, e.getMessage());
       }
     }
     lifecycle.refreshServers();

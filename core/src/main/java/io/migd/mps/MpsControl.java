@@ -5,17 +5,10 @@ import java.util.Map;
 
 /**
  * Runs the MPS control command ({@code migd.mps.control-command}), as NVIDIA's {@code
- * nvidia-cuda-mps-control} is run: with {@code -d} to start a daemon, or without arguments to give
- * a running daemon commands on stdin.
+ * nvidia-cuda-mps-control} is run without arguments to give a running daemon commands on stdin.
+ * migd starts no daemon: the {@code -mps} DaemonSet's supervisor does ({@link MpsDaemons}).
  */
 public interface MpsControl {
-  /**
-   * Starts a control daemon: the command with {@code -d} and {@code environment} added to migd's.
-   *
-   * @throws MpsException if it cannot run or exits non-zero
-   */
-  void startDaemon(Map<String, String> environment);
-
   /**
    * Runs the command without arguments with {@code environment} added to migd's, writes {@code
    * commands} to its stdin one per line, and returns what it printed on stdout, line by line.

@@ -7,23 +7,27 @@ import io.migd.layout.ObservedNode;
 import io.migd.plan.Plan;
 import io.migd.plan.Step;
 import io.migd.profiles.GpuModelCatalog;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 /**
- * One MPS control daemon per MPS-shared GPU or MIG slice: started after a reconcile that leaves the
- * device shared by MPS, given its limits (each client {@code floor(100/N)} % of the threads and
- * {@code floor(memory/N)} MiB), started again when its process is gone (its replicas unhealthy
- * meanwhile), and told to {@code quit} before its slice is destroyed or its sharing is switched
- * off. Daemons found running at start (by their pid files under {@code migd.mps.root}) are adopted,
- * never started twice, and never stopped while clients use their device. The MPS servers the
- * daemons report ({@code get_server_list}) never count as users of their device.
+ * One MPS control daemon per MPS-shared GPU or MIG slice, run by the {@code -mps} DaemonSet's
+ * supervisor: asked for ({@code <root>/<uuid>/daemon.json}) after a reconcile that leaves the
+ * device shared by MPS, with its limits (each client {@code floor(100/N)} % of the threads and
+ * {@code floor(memory/N)} MiB, which the supervisor sets), its replicas unhealthy while the
+ * supervisor says it does not run, and stopped (request removed, {@code quit}) before its slice is
+ * destroyed or its sharing is switched off. Daemons found running at start (by their requests and
+ * the supervisor's {@code state} files) are adopted, and never stopped while clients use their
+ * device: a restart of migd touches no daemon. The MPS servers the daemons report ({@code
+ * get_server_list}) never count as users of their device.
  *
- * <p>A pid file is believed only when the process it names is the control daemon: started with
- * {@code -d}, and no later than the pid file was written (a pid the kernel reused names a process
- * started after it; issue 17). A pid file naming another process is stale and goes before a start.
+ * <p>A state's pid is believed only when the process it names is the control daemon: run with
+ * {@code -f}, and started no later than the state file was written (a pid the kernel reused names a
+ * process started after it; issue 17).
  *
  * <p>Called from the reconcile thread ({@link #reconciled}), the GPUs' plan threads ({@link
  * #planMade}, one at a time) and the supervision thread ({@link #check}). The state lock of {@link
@@ -33,8 +37,9 @@ import java.util.function.Predicate;
  * take turns on a second lock, which the GPUs' threads never take.
  *
  * <p>The work is split by step: {@link AdoptableDaemons} finds daemons at start, {@link
- * DaemonCommands} runs one daemon's processes, {@link DaemonLifecycle} brings one up or down,
- * {@link DaemonReconciliation} follows an outcome and {@link DaemonSupervision} restarts the gone.
+ * DaemonCommands} asks for, waits for and stops one daemon, {@link DaemonLifecycle} brings one up
+ * or down, {@link DaemonReconciliation} follows an outcome and {@link DaemonSupervision} follows
+ * the gone.
  */
 public final class MpsDaemons implements ProgressListener {
   private final MpsDaemonState state = new MpsDaemonState();
@@ -49,16 +54,48 @@ public final class MpsDaemons implements ProgressListener {
    */
   private final ReentrantLock work = new ReentrantLock();
 
-  /** Daemons run with {@code control}, under {@code paths}, health told to {@code listener}. */
+  /**
+   * The supervisor's daemons as {@code settings} say, talked to with {@code control}, health told
+   * to {@code listener}.
+   */
   public MpsDaemons(
-      MpsControl control, MpsPaths paths, MpsListener listener, GpuModelCatalog catalog) {
+      MpsControl control, Settings settings, MpsListener listener, GpuModelCatalog catalog) {
     this.catalog = catalog;
-    var pidFiles = new PidFiles(paths);
-    this.adoptable = new AdoptableDaemons(paths, pidFiles);
-    this.commands = new DaemonCommands(control, paths, pidFiles);
-    var lifecycle = new DaemonLifecycle(state, commands, pidFiles, listener);
-    this.reconciliation = new DaemonReconciliation(state, commands, lifecycle, pidFiles);
-    this.supervision = new DaemonSupervision(state, lifecycle, pidFiles);
+    var states = new StateFiles(settings.paths());
+    var requests = new DaemonRequests(settings.paths(), settings.shmSizeBytes());
+    this.adoptable = new AdoptableDaemons(settings.paths(), requests, states);
+    this.commands =
+        new DaemonCommands(control, settings.paths(), requests, states, settings.startTimeout());
+    var lifecycle = new DaemonLifecycle(state, commands, states, listener);
+    this.reconciliation = new DaemonReconciliation(state, commands, lifecycle, states, requests);
+    this.supervision = new DaemonSupervision(state, lifecycle, states);
+  }
+
+  /**
+   * Where the daemons live and what migd asks the supervisor for.
+   *
+   * @param paths {@code migd.mps.root}
+   * @param shmSizeBytes each daemon's tmpfs ({@code migd.mps.shm-size})
+   * @param startTimeout how long migd waits for the supervisor to say a daemon runs ({@code
+   *     migd.mps.start-timeout})
+   */
+  public record Settings(MpsPaths paths, long shmSizeBytes, Duration startTimeout) {
+    /** The defaults under {@code paths}: 64 MiB of shm, 30 s to start. */
+    public static Settings under(MpsPaths paths) {
+      return new Settings(paths, 64L << 20, Duration.ofSeconds(30));
+    }
+
+    /** Checks the size and the timeout are positive. */
+    public Settings {
+      Objects.requireNonNull(paths);
+      if (shmSizeBytes <= 0 || startTimeout.isNegative() || startTimeout.isZero()) {
+        throw new IllegalArgumentException(
+            "the shm size and the start timeout must be positive: "
+                + shmSizeBytes
+                + ", "
+                + startTimeout);
+      }
+    }
   }
 
   /** Looks for daemons left running by an earlier migd: they are adopted, never started twice. */
@@ -132,7 +169,7 @@ public final class MpsDaemons implements ProgressListener {
     };
   }
 
-  /** The environment of the daemon of {@code uuid}, for {@code -d} and for its commands. */
+  /** The environment of the control command talking to the daemon of {@code uuid}. */
   public Map<String, String> environment(String uuid) {
     return commands.environment(uuid);
   }

@@ -2,7 +2,6 @@ package io.migd.mps;
 
 import io.migd.command.ExternalCommand;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -18,15 +17,6 @@ public final class ProcessMpsControl implements MpsControl {
   public ProcessMpsControl(List<String> command, Duration timeout) {
     this.command = List.copyOf(command);
     this.timeout = timeout;
-  }
-
-  @Override
-  public void startDaemon(Map<String, String> environment) {
-    var args = new ArrayList<>(command);
-    args.add("-d");
-    // the daemon it leaves behind keeps the start's stdout and stderr open: ExternalCommand sends
-    // them to files, so the start ends when the command does
-    ran(ExternalCommand.of(args, timeout).withEnvironment(environment));
   }
 
   @Override

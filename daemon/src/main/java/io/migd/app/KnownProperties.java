@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Every {@code migd.*} property migd knows, read from {@link MigdProperties}' records, and the
@@ -113,7 +114,8 @@ public final class KnownProperties {
         || type.isEnum()
         || type == String.class
         || type == Path.class
-        || type == Duration.class;
+        || type == Duration.class
+        || type == DataSize.class;
   }
 
   private static String kebab(String camel) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The {@code migd.*} properties, read the same way by {@code serve} (Spring Boot) and by the
@@ -95,18 +96,30 @@ public record MigdProperties(
 
   /**
    * @param controlCommand the MPS control command ({@code nvidia-cuda-mps-control}), as an argument
-   *     list; never split on whitespace. migd adds {@code -d} to start a daemon
-   * @param root where each daemon's pipe and log directories go ({@code <root>/<uuid>/pipe}), and
-   *     the shared memory directory {@code <root>/shm}
-   * @param checkInterval how often migd checks that each daemon still runs (and restarts it)
+   *     list; never split on whitespace. migd runs it without arguments to give a daemon commands
+   * @param root the MPS root, the same path on the host and in the chart's containers: each
+   *     daemon's request, state, pipe, log and shm under {@code <root>/<uuid>/}
+   * @param checkInterval how often migd checks that each daemon still runs
+   * @param shmSize each daemon's tmpfs, its {@code /dev/shm} and its clients'
+   * @param startTimeout how long migd waits for the {@code -mps} DaemonSet's supervisor to say a
+   *     daemon it asked for runs
    */
   public record Mps(
       @DefaultValue("nvidia-cuda-mps-control") List<String> controlCommand,
       @DefaultValue("/run/nvidia/mps") Path root,
-      @DefaultValue("5s") Duration checkInterval) {
-    /** Refuses a command element holding whitespace. */
+      @DefaultValue("5s") Duration checkInterval,
+      @DefaultValue("64MB") DataSize shmSize,
+      @DefaultValue("30s") Duration startTimeout) {
+    /** Refuses a command element holding whitespace, and a size or timeout that is not positive. */
     public Mps {
       controlCommand = CommandList.check("migd.mps.control-command", controlCommand);
+      if (shmSize.toBytes() <= 0) {
+        throw new IllegalArgumentException("migd.mps.shm-size must be positive, got " + shmSize);
+      }
+      if (startTimeout.isNegative() || startTimeout.isZero()) {
+        throw new IllegalArgumentException(
+            "migd.mps.start-timeout must be positive, got " + startTimeout);
+      }
     }
   }
 

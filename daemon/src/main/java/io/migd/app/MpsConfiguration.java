@@ -20,10 +20,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.DependsOn;
 
 /**
- * The MPS control daemons of MPS-shared GPUs and slices (docs/contract.md, MPS): started after each
- * reconcile ({@link io.migd.mps.MpsSync}, among the {@link Surfaces}), told to quit before their
- * slice goes, checked every {@code migd.mps.check-interval} and started again when gone, and the
- * usage that never counts their servers as users.
+ * The MPS control daemons of MPS-shared GPUs and slices (docs/contract.md, MPS), run by the {@code
+ * -mps} DaemonSet's supervisor: asked for after each reconcile ({@link io.migd.mps.MpsSync}, among
+ * the {@link Surfaces}), told to quit before their slice goes, checked every {@code
+ * migd.mps.check-interval}, and the usage that never counts their servers as users.
  */
 @Configuration(proxyBeanMethods = false)
 @DependsOn({"stateLock", "nvmlSession"})
@@ -39,7 +39,10 @@ class MpsConfiguration {
     var daemons =
         new MpsDaemons(
             new ProcessMpsControl(properties.mps().controlCommand(), COMMAND_TIMEOUT),
-            new MpsPaths(properties.mps().root()),
+            new MpsDaemons.Settings(
+                new MpsPaths(properties.mps().root()),
+                properties.mps().shmSize().toBytes(),
+                properties.mps().startTimeout()),
             health,
             catalog);
     daemons.findRunning();

@@ -53,7 +53,7 @@ class SurfacesTest {
   private MpsDaemons mps() {
     return new MpsDaemons(
         new ProcessMpsControl(List.of("true"), Duration.ofSeconds(5)),
-        new MpsPaths(dir.resolve("mps")),
+        MpsDaemons.Settings.under(new MpsPaths(dir.resolve("mps"))),
         MpsListener.NONE,
         GpuModelCatalog.builtIn());
   }

@@ -2,8 +2,10 @@ package io.migd.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.migd.kubelet.FakeKubelet;
+import io.migd.sim.MpsSupervisor;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
 import java.net.URI;
@@ -11,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
@@ -24,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code migd serve} sharing a node by section 11's example, as a kubelet sees it and as the
- * simulated {@code nvidia-cuda-mps-control} is told: daemons with their limits, a killed one
- * started again, none started twice by a restarted migd, and {@code export} writing the sharing
- * back.
+ * simulated {@code nvidia-cuda-mps-control} is told, its daemons run by the chart's MPS supervisor:
+ * daemons with their limits, a killed one started again, none started twice by a restarted migd,
+ * and {@code export} writing the sharing back.
  */
 class MpsServeIT {
   private static final Duration PATIENCE = Duration.ofSeconds(90);
@@ -52,6 +53,7 @@ class MpsServeIT {
   private Path pluginDir;
   private Path mpsRoot;
   private FakeKubelet kubelet;
+  private MpsSupervisor supervisor;
 
   @BeforeEach
   void startKubelet() throws IOException {
@@ -64,14 +66,8 @@ class MpsServeIT {
   @AfterEach
   void stop() throws Exception {
     kubelet.close();
-    try (Stream<Path> dirs = Files.list(mpsRoot)) {
-      for (Path dir : dirs.toList()) {
-        Path pid = dir.resolve("pipe").resolve("nvidia-cuda-mps-control.pid");
-        if (Files.exists(pid)) {
-          ProcessHandle.of(Long.parseLong(Files.readString(pid).strip()))
-              .ifPresent(ProcessHandle::destroyForcibly);
-        }
-      }
+    if (supervisor != null) {
+      supervisor.close();
     }
     for (Path root : List.of(pluginDir, mpsRoot)) {
       try (Stream<Path> files = Files.walk(root)) {
@@ -86,7 +82,9 @@ class MpsServeIT {
   void sharesTheNodeRestartsADaemonAdoptsThemAfterARestartAndExportsTheSharing() throws Exception {
     Path config = nodeDir.resolve("sharing.yaml");
     Files.writeString(config, CONFIG);
-    Path control = SimulatedNvml.extract(nodeDir.resolve("mps-sim")).mpsControlPath();
+    assumeTrue(MpsSupervisor.unavailable().isEmpty(), MpsSupervisor.unavailable());
+    var sim = SimulatedNvml.extract(nodeDir.resolve("mps-sim"));
+    Path control = sim.mpsControlPath();
     var migd =
         MigdProcess.on(nodeDir)
             .withEnvironment("SERVER_PORT", "0")
@@ -97,6 +95,8 @@ class MpsServeIT {
             .withEnvironment("MIGD_MPS_CHECKINTERVAL", "200ms")
             .withEnvironment("MIGD_KUBELET_DEVICEPLUGINDIR", pluginDir.toString());
 
+    supervisor =
+        MpsSupervisor.start(mpsRoot, sim, migd.stateFile(), nodeDir.resolve("supervisor.log"));
     String big;
     String t4;
     try (var daemon = migd.start("serve", NODE)) {
@@ -145,12 +145,12 @@ class MpsServeIT {
               () -> {
                 assertThat(log(big))
                     .startsWith(
-                        "-d",
+                        "-f",
                         "set_default_active_thread_percentage 50",
                         "set_default_device_pinned_mem_limit 0 10048M");
                 assertThat(log(t4))
                     .startsWith(
-                        "-d",
+                        "-f",
                         "set_default_active_thread_percentage 25",
                         "set_default_device_pinned_mem_limit 0 3840M");
               });
@@ -164,8 +164,8 @@ class MpsServeIT {
       ProcessHandle.of(killed).orElseThrow().destroyForcibly();
       await()
           .atMost(PATIENCE)
-          // the pid file is gone between the kill and the restart
-          .ignoreException(NoSuchFileException.class)
+          // the state says exited between the kill and the restart
+          .ignoreException(NumberFormatException.class)
           .untilAsserted(
               () -> {
                 assertThat(starts(t4)).isEqualTo(2);
@@ -215,12 +215,12 @@ class MpsServeIT {
   }
 
   private long starts(String uuid) throws IOException {
-    return log(uuid).stream().filter("-d"::equals).count();
+    return log(uuid).stream().filter("-f"::equals).count();
   }
 
   private long pid(String uuid) throws IOException {
     return Long.parseLong(
-        Files.readString(pipe(uuid).resolve("nvidia-cuda-mps-control.pid")).strip());
+        Files.readString(mpsRoot.resolve(uuid).resolve("state")).strip().replace("running ", ""));
   }
 
   private static List<String> metrics(int port) throws IOException, InterruptedException {

@@ -97,8 +97,28 @@ final class Chart {
       objects = List.copyOf(objects);
     }
 
+    /** The objects of this kind, the {@code -mps} DaemonSet left out (see {@link #mps()}). */
     List<JsonNode> ofKind(String kind) {
-      return objects.stream().filter(o -> o.path("kind").asString().equals(kind)).toList();
+      return objects.stream()
+          .filter(o -> o.path("kind").asString().equals(kind) && !isMps(o))
+          .toList();
+    }
+
+    /** The {@code <release>-mps} DaemonSet, the MPS supervisor's. */
+    JsonNode mps() {
+      return objects.stream()
+          .filter(Manifests::isMps)
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no -mps DaemonSet"));
+    }
+
+    private static boolean isMps(JsonNode o) {
+      return o.path("kind").asString().equals("DaemonSet")
+          && o.path("metadata")
+              .path("labels")
+              .path("app.kubernetes.io/component")
+              .asString()
+              .equals("mps");
     }
 
     JsonNode one(String kind) {

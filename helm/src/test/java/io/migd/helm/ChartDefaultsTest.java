@@ -23,12 +23,13 @@ class ChartDefaultsTest {
   }
 
   @Test
-  void rendersTheDaemonSetItsAccountRbacConfigAndServiceOnly() {
+  void rendersTheDaemonSetsItsAccountRbacConfigAndServiceOnly() {
     assertThat(CHART.kinds())
         .containsExactly(
             "ClusterRole",
             "ClusterRoleBinding",
             "ConfigMap",
+            "DaemonSet",
             "DaemonSet",
             "Service",
             "ServiceAccount");

@@ -157,13 +157,19 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
           ContainerAllocateResponse.newBuilder()
               .putEnvs(VISIBLE_DEVICES, String.join(",", parents));
       if (!mpsReplicas.isEmpty()) {
-        String pipe = mps.pipeDirectory(mpsReplicas.getFirst().parentUuid()).toString();
+        // the pipe at MPS's default path, so a client that unsets the variable stays in MPS; the
+        // daemon's own tmpfs at /dev/shm, the memory its server shares with its clients
+        String parent = mpsReplicas.getFirst().parentUuid();
+        String clientPipe = MpsPaths.CLIENT_PIPE_DIRECTORY.toString();
         containerAnswer
-            .putEnvs(MPS_PIPE_DIRECTORY, pipe)
-            .addMounts(Mount.newBuilder().setHostPath(pipe).setContainerPath(pipe))
+            .putEnvs(MPS_PIPE_DIRECTORY, clientPipe)
             .addMounts(
                 Mount.newBuilder()
-                    .setHostPath(mps.sharedMemory().toString())
+                    .setHostPath(mps.pipeDirectory(parent).toString())
+                    .setContainerPath(clientPipe))
+            .addMounts(
+                Mount.newBuilder()
+                    .setHostPath(mps.sharedMemory(parent).toString())
                     .setContainerPath(DEV_SHM));
       }
       if (cdiEnabled) {

@@ -22,8 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,20 +92,21 @@ class MpsLifecycleIT {
   }
 
   @Test
-  void eachMpsDeviceGetsOneDaemonWithItsEnvironmentAndLimits() throws Exception {
+  void eachMpsDeviceGetsOneDaemonOfTheSupervisorWithItsEnvironmentLimitsShmAndComputeMode()
+      throws Exception {
     assertThat(node.mpsDaemons.running()).containsOnlyKeys(big, t4);
     assertThat(node.controlLog(big))
         .startsWith(
-            "-d",
+            "-f",
             "set_default_active_thread_percentage 50",
             "set_default_device_pinned_mem_limit 0 10048M")
-        .containsOnlyOnce("-d");
+        .containsOnlyOnce("-f");
     assertThat(node.controlLog(t4))
         .startsWith(
-            "-d",
+            "-f",
             "set_default_active_thread_percentage 25",
             "set_default_device_pinned_mem_limit 0 3840M")
-        .containsOnlyOnce("-d");
+        .containsOnlyOnce("-f");
     assertThat(node.daemonEnvironment(big))
         .containsExactlyInAnyOrder(
             "CUDA_VISIBLE_DEVICES=" + big,
@@ -115,11 +114,25 @@ class MpsLifecycleIT {
             "CUDA_MPS_LOG_DIRECTORY=" + node.mps.logDirectory(big));
     assertThat(node.daemonEnvironment(t4)).contains("CUDA_VISIBLE_DEVICES=" + t4);
     assertThat(node.mps.logDirectory(big)).isDirectory();
-    assertThat(node.mps.sharedMemory()).isDirectory();
+    assertThat(node.mps.sharedMemory(big)).isDirectory();
+    assertThat(Files.readString(node.mps.daemonFile(t4)))
+        .contains("\"device\": \"" + t4 + "\"", "\"wholeGpu\": true", "\"shmSizeBytes\": 67108864");
+    assertThat(Files.readString(node.mps.stateFile(t4)).strip())
+        .isEqualTo("running " + node.mpsDaemons.running().get(t4));
     try (var dirs = Files.list(node.mps.root())) {
-      assertThat(dirs.map(d -> d.getFileName().toString()))
-          .containsExactlyInAnyOrder(big, t4, "shm");
+      assertThat(dirs.map(d -> d.getFileName().toString())).containsExactlyInAnyOrder(big, t4);
     }
+    assertThat(node.computeMode(2)).as("the T4, shared whole by MPS").isEqualTo(3);
+    assertThat(
+            Files.readAllLines(Path.of("/proc", node.supervisor.process().pid() + "", "status"))
+                .stream()
+                .filter(l -> l.startsWith("VmRSS:"))
+                .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")))
+                .findFirst()
+                .orElseThrow())
+        .as("the supervisor's resident memory, KiB (no JVM)")
+        .isLessThan(10 * 1024);
+    assertThat(node.computeMode(0)).as("a GPU whose slice is shared").isZero();
     assertThat(node.sim.require("status"))
         .containsPattern("compute +0 MiB +nvidia-cuda-mps-server");
   }
@@ -140,7 +153,7 @@ class MpsLifecycleIT {
     long second = node.mpsDaemons.running().get(big);
     assertThat(second).isNotEqualTo(first);
     assertThat(ProcessHandle.of(second)).isPresent();
-    assertThat(node.controlLog(big).stream().filter("-d"::equals)).hasSize(2);
+    assertThat(node.controlLog(big).stream().filter("-f"::equals)).hasSize(2);
     var after = node.published.subList(publishesBefore, node.published.size());
     assertThat(after)
         .anySatisfy(
@@ -180,9 +193,11 @@ class MpsLifecycleIT {
     assertThat(node.controlLog(t4)).last().isEqualTo("quit");
     assertThat(node.migUuids(0, "3g.20gb")).isEmpty();
     assertThat(node.mpsDaemons.running()).isEmpty();
+    assertThat(node.mps.daemonFile(big)).doesNotExist();
     await()
         .atMost(WAIT)
         .until(() -> ProcessHandle.of(bigPid).isEmpty() && ProcessHandle.of(t4Pid).isEmpty());
+    await().atMost(WAIT).untilAsserted(() -> assertThat(node.computeMode(2)).isZero());
   }
 
   @Test
@@ -190,35 +205,34 @@ class MpsLifecycleIT {
     var before = node.mpsDaemons.running();
 
     var restarted =
-        new MpsDaemons(node.mpsControl(), node.mps, node.surface, SimulatedKubeletNode.CATALOG);
+        new MpsDaemons(
+            node.mpsControl(),
+            MpsDaemons.Settings.under(node.mps),
+            node.surface,
+            SimulatedKubeletNode.CATALOG);
     restarted.findRunning();
     Desired desired = Desired.config(Desired.Source.FILE, "shared", 1);
     Outcome outcome = node.reconciler.reconcile(desired);
     new MpsSync(restarted).reconciled(desired, outcome);
 
     assertThat(restarted.running()).isEqualTo(before);
-    assertThat(node.controlLog(big).stream().filter("-d"::equals)).hasSize(1);
-    assertThat(node.controlLog(t4).stream().filter("-d"::equals)).hasSize(1);
+    assertThat(node.controlLog(big).stream().filter("-f"::equals)).hasSize(1);
+    assertThat(node.controlLog(t4).stream().filter("-f"::equals)).hasSize(1);
     before.values().forEach(pid -> assertThat(ProcessHandle.of(pid)).isPresent());
   }
 
   @Test
   void aPlanQuitsItsDaemonsWhileAnotherDaemonIsBeingStarted() throws Exception {
     long t4Daemon = node.mpsDaemons.running().get(t4);
-    ProcessHandle.of(t4Daemon).ifPresent(ProcessHandle::destroyForcibly);
-    await().atMost(WAIT).until(() -> ProcessHandle.of(t4Daemon).isEmpty());
-    var starting = new CountDownLatch(1);
-    var startMayGoOn = new CountDownLatch(1);
-    node.beforeMpsStart =
-        () -> {
-          starting.countDown();
-          awaitQuietly(startMayGoOn);
-        };
-    var where = slice(0, big);
-    // supervision starts the T4's daemon again and is held inside the start
-    Thread supervision = Thread.ofPlatform().start(node.mpsDaemons::check);
+    // the supervisor is held, so the T4's daemon is not run again until the test lets it
+    node.holdSupervisor(true);
+    Thread supervision;
     try {
-      assertThat(starting.await(30, TimeUnit.SECONDS)).isTrue();
+      ProcessHandle.of(t4Daemon).ifPresent(ProcessHandle::destroyForcibly);
+      var where = slice(0, big);
+      // supervision finds the T4's daemon gone and waits inside its start
+      supervision = Thread.ofPlatform().start(node.mpsDaemons::check);
+      await().atMost(WAIT).until(() -> !node.mpsDaemons.running().containsKey(t4));
 
       // meanwhile GPU 0's plan destroys the big slice: its daemon must quit before the plan runs
       var quit =
@@ -231,31 +245,37 @@ class MpsLifecycleIT {
               command -> Thread.ofPlatform().start(command));
 
       await().atMost(Duration.ofSeconds(30)).until(quit::isDone);
-      assertThat(startMayGoOn.getCount()).as("the start is still in flight").isEqualTo(1);
+      assertThat(supervision.isAlive()).as("the start is still in flight").isTrue();
       assertThat(node.controlLog(big)).last().isEqualTo("quit");
+      assertThat(node.mps.daemonFile(big)).doesNotExist();
       assertThat(node.mpsDaemons.running()).doesNotContainKey(big);
     } finally {
-      startMayGoOn.countDown();
-      supervision.join();
+      node.holdSupervisor(false);
     }
+    supervision.join();
     assertThat(node.mpsDaemons.running()).containsKey(t4);
   }
 
   @Test
-  void aPidFileNamingAnotherProcessIsNotTakenForTheDaemon() throws Exception {
+  void aStateNamingAnotherProcessIsNotTakenForTheDaemon() throws Exception {
     long t4Daemon = node.mpsDaemons.running().get(t4);
-    ProcessHandle.of(t4Daemon).ifPresent(ProcessHandle::destroyForcibly);
-    await().atMost(WAIT).until(() -> ProcessHandle.of(t4Daemon).isEmpty());
-    // the daemon's pid file stays behind, and the kernel gives its pid to another process
     Process other = new ProcessBuilder("sleep", "600").start();
     try {
-      Path pidFile = node.mps.pidFile(t4);
-      Files.writeString(pidFile, other.pid() + "\n");
-      Files.setLastModifiedTime(pidFile, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
-
+      node.holdSupervisor(true);
+      ProcessHandle.of(t4Daemon).ifPresent(ProcessHandle::destroyForcibly);
+      // the state stays behind, and the kernel gives the daemon's pid to another process
+      Path state = node.mps.stateFile(t4);
+      Files.writeString(state, "running " + other.pid() + "\n");
+      Files.setLastModifiedTime(state, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
       var restarted =
-          new MpsDaemons(node.mpsControl(), node.mps, node.surface, SimulatedKubeletNode.CATALOG);
+          new MpsDaemons(
+              node.mpsControl(),
+              MpsDaemons.Settings.under(node.mps),
+              node.surface,
+              SimulatedKubeletNode.CATALOG);
       restarted.findRunning();
+      node.holdSupervisor(false);
+
       Desired desired = Desired.config(Desired.Source.FILE, "shared", 1);
       Outcome outcome = node.reconciler.reconcile(desired);
       new MpsSync(restarted).reconciled(desired, outcome);
@@ -263,18 +283,10 @@ class MpsLifecycleIT {
       assertThat(restarted.running()).containsKey(t4);
       assertThat(restarted.running().get(t4)).isNotEqualTo(other.pid());
       assertThat(ProcessHandle.of(restarted.running().get(t4))).isPresent();
-      assertThat(node.controlLog(t4).stream().filter("-d"::equals)).hasSize(2);
+      assertThat(node.controlLog(t4).stream().filter("-f"::equals)).hasSize(2);
       assertThat(other.isAlive()).as("the other process is left alone").isTrue();
     } finally {
       other.destroyForcibly();
-    }
-  }
-
-  private static void awaitQuietly(CountDownLatch latch) {
-    try {
-      latch.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

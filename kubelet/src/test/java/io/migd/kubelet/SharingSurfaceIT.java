@@ -107,15 +107,17 @@ class SharingSurfaceIT {
 
     var mpsSlice = allocate("nvidia.com/mig-3g.20gb", big + "::1");
     String slicePipe = node.mps.root().resolve(big).resolve("pipe").toString();
-    String shm = node.mps.root().resolve("shm").toString();
+    // the pipe at MPS's default path (unsetting the variable does not leave MPS), and the
+    // daemon's own shm, never one shared by every daemon of the node
     assertThat(mpsSlice.getEnvsMap())
         .containsEntry("NVIDIA_VISIBLE_DEVICES", big)
-        .containsEntry("CUDA_MPS_PIPE_DIRECTORY", slicePipe);
+        .containsEntry("CUDA_MPS_PIPE_DIRECTORY", "/tmp/nvidia-mps");
     assertThat(mpsSlice.getMountsList())
         .extracting(Mount::getHostPath, Mount::getContainerPath)
         .containsExactlyInAnyOrder(
-            org.assertj.core.groups.Tuple.tuple(slicePipe, slicePipe),
-            org.assertj.core.groups.Tuple.tuple(shm, "/dev/shm"));
+            org.assertj.core.groups.Tuple.tuple(slicePipe, "/tmp/nvidia-mps"),
+            org.assertj.core.groups.Tuple.tuple(
+                node.mps.root().resolve(big).resolve("shm").toString(), "/dev/shm"));
     assertThat(mpsSlice.getCdiDevicesList())
         .extracting(d -> d.getName())
         .containsExactly("nvidia.com/gpu=" + big);
@@ -134,12 +136,13 @@ class SharingSurfaceIT {
     String gpuPipe = node.mps.root().resolve(t4).resolve("pipe").toString();
     assertThat(mpsGpu.getEnvsMap())
         .containsEntry("NVIDIA_VISIBLE_DEVICES", t4)
-        .containsEntry("CUDA_MPS_PIPE_DIRECTORY", gpuPipe);
+        .containsEntry("CUDA_MPS_PIPE_DIRECTORY", "/tmp/nvidia-mps");
     assertThat(mpsGpu.getMountsList())
         .extracting(Mount::getHostPath, Mount::getContainerPath)
         .containsExactlyInAnyOrder(
-            org.assertj.core.groups.Tuple.tuple(gpuPipe, gpuPipe),
-            org.assertj.core.groups.Tuple.tuple(shm, "/dev/shm"));
+            org.assertj.core.groups.Tuple.tuple(gpuPipe, "/tmp/nvidia-mps"),
+            org.assertj.core.groups.Tuple.tuple(
+                node.mps.root().resolve(t4).resolve("shm").toString(), "/dev/shm"));
   }
 
   @Test

@@ -33,6 +33,7 @@ import io.migd.reconcile.Outcome;
 import io.migd.reconcile.ProcessUsage;
 import io.migd.reconcile.RebootPolicy;
 import io.migd.reconcile.Reconciler;
+import io.migd.sim.MpsSupervisor;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,6 +49,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A node as the daemon assembles it, without Spring: simulated NVML, the reconciler deciding from
@@ -113,9 +116,6 @@ final class SimulatedKubeletNode implements AutoCloseable {
   /** Runs on the health check's thread before it asks NVML whether a device answers. */
   volatile Runnable beforeNvmlAnswers = () -> {};
 
-  /** Runs before the control command starts a daemon, on the starting thread. */
-  volatile Runnable beforeMpsStart = () -> {};
-
   /** Whether a publish records the MIG UUIDs NVML holds (an NVML call) in {@link #published}. */
   volatile boolean askNvmlAtPublish = true;
 
@@ -124,6 +124,9 @@ final class SimulatedKubeletNode implements AutoCloseable {
 
   /** The MPS daemons, run by the simulated control command; null unless started with MPS. */
   final MpsDaemons mpsDaemons;
+
+  /** The chart's MPS supervisor, running the daemons; null unless started with MPS. */
+  final MpsSupervisor supervisor;
 
   /** Syncs the MPS daemons with each outcome, as the daemon does; null unless started with MPS. */
   final MpsSync mpsSync;
@@ -177,7 +180,16 @@ final class SimulatedKubeletNode implements AutoCloseable {
           var result = sim.resetGpu(gpu.index().value());
           return GpuReset.Result.of(result.succeeded(), result.output());
         };
-    mpsDaemons = withMps ? new MpsDaemons(recording(mpsControl()), mps, surface, CATALOG) : null;
+    supervisor =
+        withMps
+            ? MpsSupervisor.start(
+                mps.root(), sim, dir.resolve("nvml.state"), dir.resolve("supervisor.log"))
+            : null;
+    mpsDaemons =
+        withMps
+            ? new MpsDaemons(
+                recording(mpsControl()), MpsDaemons.Settings.under(mps), surface, CATALOG)
+            : null;
     mpsSync = withMps ? new MpsSync(mpsDaemons) : null;
     reconciler =
         Reconciler.over(
@@ -210,8 +222,12 @@ final class SimulatedKubeletNode implements AutoCloseable {
     }
   }
 
-  /** A node whose MPS-shared devices get daemons of the simulated control command. */
+  /**
+   * A node whose MPS-shared devices get daemons of the simulated control command, run by the
+   * chart's supervisor; the test is skipped where the supervisor cannot run (it mounts).
+   */
   static SimulatedKubeletNode startWithMps(String models, String configYaml, MigStrategy strategy) {
+    Assumptions.assumeTrue(MpsSupervisor.unavailable().isEmpty(), MpsSupervisor.unavailable());
     try {
       return new SimulatedKubeletNode(models, configYaml, strategy, true);
     } catch (IOException e) {
@@ -233,13 +249,6 @@ final class SimulatedKubeletNode implements AutoCloseable {
    */
   MpsControl recording(MpsControl control) {
     return new MpsControl() {
-      @Override
-      public void startDaemon(Map<String, String> environment) {
-        mpsCommands.add(environment.get("CUDA_VISIBLE_DEVICES") + " -d");
-        beforeMpsStart.run();
-        control.startDaemon(environment);
-      }
-
       @Override
       public List<String> send(Map<String, String> environment, List<String> commands) {
         String uuid = environment.get("CUDA_VISIBLE_DEVICES");
@@ -284,23 +293,36 @@ final class SimulatedKubeletNode implements AutoCloseable {
     return observer.observe(new GpuIndex(index));
   }
 
-  /** Kills every simulated control daemon under this node's MPS root (their servers follow). */
-  void stopMpsDaemons() throws IOException {
-    if (!Files.isDirectory(mps.root())) {
-      return;
-    }
-    try (var dirs = Files.list(mps.root())) {
-      for (Path d : dirs.toList()) {
-        Path pid = mps.pidFile(d.getFileName().toString());
-        if (Files.exists(pid)) {
-          ProcessHandle.of(Long.parseLong(Files.readString(pid).strip()))
-              .ifPresent(ProcessHandle::destroyForcibly);
-        }
-      }
+  /** Stops the supervisor as the kubelet stops its container: its daemons quit. */
+  void stopMpsDaemons() {
+    supervisor.close();
+  }
+
+  /** Stops the supervisor process (SIGSTOP) or lets it go on (SIGCONT): a start held in flight. */
+  void holdSupervisor(boolean hold) throws IOException, InterruptedException {
+    var kill =
+        new ProcessBuilder(
+                "kill", hold ? "-STOP" : "-CONT", Long.toString(supervisor.process().pid()))
+            .inheritIO()
+            .start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill " + (hold ? "-STOP" : "-CONT") + " failed");
     }
   }
 
-  /** What the simulated control command logged for a device: {@code -d}, then each command. */
+  /** The compute mode of a GPU (0 default, 3 exclusive process), as the simulator holds it. */
+  int computeMode(int gpu) {
+    var json = sim.require("status", "-o", "json");
+    var matcher = Pattern.compile("\"computeMode\": *([0-9]+)").matcher(json);
+    for (int i = 0; i <= gpu; i++) {
+      if (!matcher.find()) {
+        throw new AssertionError("no computeMode for GPU " + gpu + " in " + json);
+      }
+    }
+    return Integer.parseInt(matcher.group(1));
+  }
+
+  /** What the simulated control command logged for a device: {@code -f}, then each command. */
   List<String> controlLog(String uuid) {
     try {
       Path log = mps.pipeDirectory(uuid).resolve("control.log");

@@ -33,6 +33,14 @@ public final class SimulatedNvml {
   /** The simulated MPS control command built beside the library (README.md, "Simulated MPS"). */
   public static final String MPS_CONTROL_NAME = "nvidia-cuda-mps-control";
 
+  /**
+   * The other programs built beside the library: a simulated MPS client, a stand-in {@code
+   * nvidia-smi} for the compute mode, and a container's init (README.md, "Simulated MPS" and
+   * "Containers").
+   */
+  public static final List<String> STAND_INS =
+      List.of("mps-client", "nvidia-smi", "container-init");
+
   private static final int OUTPUT_CAPACITY = 1 << 20;
 
   private final Path libraryPath;
@@ -64,6 +72,10 @@ public final class SimulatedNvml {
       Files.setPosixFilePermissions(cli, PosixFilePermissions.fromString("rwxr-xr-x"));
       Path mps = copyResource(MPS_CONTROL_NAME, dir);
       Files.setPosixFilePermissions(mps, PosixFilePermissions.fromString("rwxr-xr-x"));
+      for (String standIn : STAND_INS) {
+        Files.setPosixFilePermissions(
+            copyResource(standIn, dir), PosixFilePermissions.fromString("rwxr-xr-x"));
+      }
       SymbolLookup lookup = SymbolLookup.libraryLookup(library, Arena.global());
       MethodHandle handle =
           Linker.nativeLinker()
