@@ -5,6 +5,7 @@ import io.migd.claims.CheckpointClaim.Device;
 import io.migd.claims.CheckpointClaim.Kind;
 import io.migd.layout.GpuIndex;
 import io.migd.reconcile.AtomicFiles;
+import io.migd.reconcile.MisconfiguredPathException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -131,10 +132,9 @@ public final class ClaimCheckpoint implements ClaimedDevices {
     try {
       return Files.readString(bootIdFile).strip();
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "reading the boot id from "
-              + bootIdFile
-              + " (migd.dra.proc-root must name the host's /proc)",
+      throw new MisconfiguredPathException(
+          "migd.dra.proc-root",
+          bootIdFile + " cannot be read (" + e + "); it must name a /proc of the host's boot",
           e);
     }
   }

@@ -7,8 +7,10 @@ import io.migd.layout.ObservedNode;
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlReturn;
 import io.migd.plan.Step;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -26,12 +28,19 @@ final class ModeChange {
   private final UsageSource usageSource;
   private final GpuReset reset;
   private final RebootPolicy reboot;
+  private final OperandPause pause;
 
-  ModeChange(NodeObserver observer, UsageSource usageSource, GpuReset reset, RebootPolicy reboot) {
+  ModeChange(
+      NodeObserver observer,
+      UsageSource usageSource,
+      GpuReset reset,
+      RebootPolicy reboot,
+      OperandPause pause) {
     this.observer = observer;
     this.usageSource = usageSource;
     this.reset = reset;
     this.reboot = reboot;
+    this.pause = pause;
   }
 
   /**
@@ -76,6 +85,10 @@ final class ModeChange {
               + String.join(", ", holders)
               + " run on it; migd retries when they are gone");
     }
+    var paused = paused(gpu, step);
+    if (paused.isPresent()) {
+      return paused.get();
+    }
     GpuReset.Result result =
         mayReset ? reset.reset(now) : new GpuReset.Result.NotDone("the reset did not apply it");
     return switch (result) {
@@ -98,11 +111,67 @@ final class ModeChange {
   }
 
   /**
-   * Once every GPU's steps have ended: asks for the one reboot the {@code rebooting} GPUs need, and
-   * says in their results whether it went through.
+   * The result while the GPU Operator's operands are paused for this GPU and their pods are still
+   * on the node, or once they stayed too long; empty when nothing is paused or their pods are gone.
    */
-  SequencedMap<GpuIndex, GpuResult> rebootIfNeeded(
+  private Optional<GpuResult> paused(GpuIndex gpu, Step step) {
+    String pending = "MIG mode change on GPU " + gpu + " is pending: a client NVML does not list";
+    return switch (pause.await(gpu)) {
+      case OperandPause.Wait.Off _, OperandPause.Wait.Clear _ -> Optional.empty();
+      case OperandPause.Wait.Waiting(var labels, var pods, var left) ->
+          Optional.of(
+              new GpuResult.AwaitingModeChange(
+                  pods.stream().map(p -> "pod " + p).toList(),
+                  pending
+                      + " holds the GPU; the GPU Operator's operands are paused ("
+                      + String.join(", ", labels)
+                      + "="
+                      + OperandPause.PAUSED
+                      + ") and migd waits up to "
+                      + shown(left)
+                      + " more for their pods to leave the node: "
+                      + String.join(", ", pods)));
+      case OperandPause.Wait.TimedOut(var pods, var timeout, var again) ->
+          Optional.of(
+              new GpuResult.Failed(
+                  step,
+                  NvmlReturn.IN_USE,
+                  pending
+                      + " holds the GPU, and the paused GPU Operator operands' pods "
+                      + String.join(", ", pods)
+                      + " did not leave the node within migd.pause.timeout ("
+                      + shown(timeout)
+                      + "); their labels are set back to true, and migd pauses them again from "
+                      + again));
+      case OperandPause.Wait.Failed(var detail) ->
+          Optional.of(
+              new GpuResult.AwaitingModeChange(
+                  List.of("a client NVML does not list"),
+                  pending
+                      + " holds the GPU, and pausing the GPU Operator's operands failed ("
+                      + detail
+                      + "); migd retries"));
+    };
+  }
+
+  /** {@code 4m12s}, {@code 5m}, {@code 30s}: whole seconds, rounded up. */
+  static String shown(Duration duration) {
+    long seconds = duration.plusNanos(999_999_999).toSeconds();
+    long minutes = seconds / 60;
+    if (minutes == 0) {
+      return seconds + "s";
+    }
+    return seconds % 60 == 0 ? minutes + "m" : minutes + "m" + seconds % 60 + "s";
+  }
+
+  /**
+   * Once every GPU's steps have ended: lets go of the operands no GPU waits for any more ({@link
+   * OperandPause#settle}), asks for the one reboot the {@code rebooting} GPUs need, and says in
+   * their results whether it went through.
+   */
+  SequencedMap<GpuIndex, GpuResult> ended(
       long generation, SequencedMap<GpuIndex, GpuResult> results) {
+    pause.settle(results);
     if (results.values().stream().noneMatch(r -> r instanceof GpuResult.Rebooting)) {
       return results;
     }

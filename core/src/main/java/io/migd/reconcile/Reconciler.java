@@ -59,6 +59,7 @@ public final class Reconciler {
       ProgressListener listener,
       GpuReset reset,
       RebootPolicy reboot,
+      OperandPause pause,
       Clock clock) {}
 
   /**
@@ -79,7 +80,17 @@ public final class Reconciler {
       RebootPolicy reboot,
       Clock clock) {
     this(
-        new Parts(observer, models, configs, usageSource, executor, listener, reset, reboot, clock),
+        new Parts(
+            observer,
+            models,
+            configs,
+            usageSource,
+            executor,
+            listener,
+            reset,
+            reboot,
+            OperandPause.off(),
+            clock),
         DeviceOwnership.DEVICE_PLUGIN,
         new GpuPool(0),
         PlannerBound.DEFAULT);
@@ -94,7 +105,8 @@ public final class Reconciler {
         ownership.dra()
             ? new ClaimUsage(parts.usageSource(), ownership.claims())
             : parts.usageSource();
-    this.modeChange = new ModeChange(observer, usageSource, parts.reset(), parts.reboot());
+    this.modeChange =
+        new ModeChange(observer, usageSource, parts.reset(), parts.reboot(), parts.pause());
     this.decider = new NodeDecider(configs, parts.models(), ownership, bound);
     this.gpus =
         new GpuReconcile(
@@ -141,6 +153,30 @@ public final class Reconciler {
    */
   public Reconciler withPlannerBound(PlannerBound bound) {
     return new Reconciler(parts, ownership, pool, Objects.requireNonNull(bound, "bound"));
+  }
+
+  /**
+   * This reconciler pausing the GPU Operator's operands while a MIG mode change waits on a client
+   * NVML does not list ({@code migd.pause.*}, DESIGN section 13). Call it once, when the daemon is
+   * wired.
+   */
+  public Reconciler withOperandPause(OperandPause pause) {
+    var p = parts;
+    return new Reconciler(
+        new Parts(
+            p.observer(),
+            p.models(),
+            p.configs(),
+            p.usageSource(),
+            p.executor(),
+            p.listener(),
+            p.reset(),
+            p.reboot(),
+            Objects.requireNonNull(pause, "pause"),
+            p.clock()),
+        ownership,
+        pool,
+        bound);
   }
 
   /** The kubelet mode this reconciler decides in. */
@@ -370,14 +406,14 @@ public final class Reconciler {
     return new Outcome(desired.generation(), ended, after(observed, ended), "", clock.instant());
   }
 
-  /** The GPUs' entries with the results {@link ModeChange#rebootIfNeeded} gives. */
+  /** The GPUs' entries with the results {@link ModeChange#ended} gives. */
   private SequencedMap<GpuIndex, Outcome.Gpu> rebootIfNeeded(
       long generation, SequencedMap<GpuIndex, Outcome.Gpu> reconciled) {
     var results = new LinkedHashMap<GpuIndex, GpuResult>();
     reconciled.forEach((gpu, entry) -> results.put(gpu, entry.result()));
     var ended = new LinkedHashMap<GpuIndex, Outcome.Gpu>();
     modeChange
-        .rebootIfNeeded(generation, results)
+        .ended(generation, results)
         .forEach(
             (gpu, result) -> {
               Outcome.Gpu entry = reconciled.get(gpu);

@@ -1,10 +1,12 @@
 package io.migd.claims;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.migd.claims.CheckpointClaim.Device;
 import io.migd.claims.CheckpointClaim.Kind;
 import io.migd.layout.GpuIndex;
+import io.migd.reconcile.MisconfiguredPathException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +28,15 @@ class ClaimCheckpointTest {
   void writeBootId() throws Exception {
     bootId = dir.resolve("boot_id");
     Files.writeString(bootId, "boot-1\n");
+  }
+
+  @Test
+  void aProcRootWithoutABootIdIsAMisconfiguredPathNamingTheProperty() {
+    Path missing = dir.resolve("not-proc/sys/kernel/random/boot_id");
+
+    assertThatThrownBy(() -> ClaimCheckpoint.open(dir, missing))
+        .isInstanceOf(MisconfiguredPathException.class)
+        .hasMessageStartingWith("migd.dra.proc-root: " + missing + " cannot be read");
   }
 
   // the checkpoint as the first DRA release wrote it, before claims recorded their pods

@@ -2,6 +2,7 @@ package io.migd.devices;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.migd.sim.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -17,6 +17,7 @@ import io.migd.reconcile.GpuResult;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.ProcessUsage;
 import io.migd.reconcile.Reconciler;
+import io.migd.sim.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;

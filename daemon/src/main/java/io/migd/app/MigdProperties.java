@@ -43,6 +43,7 @@ import org.springframework.util.unit.DataSize;
  *     config (a ConfigMap volume); empty for none (DESIGN section 13)
  * @param devicePluginConfigDefault the key of that directory for a node without the label {@code
  *     nvidia.com/device-plugin.config}; empty for none
+ * @param pause the GPU Operator operands paused while a MIG mode change waits (DESIGN section 13)
  */
 @ConfigurationProperties("migd")
 public record MigdProperties(
@@ -66,7 +67,8 @@ public record MigdProperties(
     @DefaultValue("/sys") Path sysfsRoot,
     @DefaultValue Planner planner,
     @DefaultValue("") String devicePluginConfig,
-    @DefaultValue("") String devicePluginConfigDefault) {
+    @DefaultValue("") String devicePluginConfigDefault,
+    @DefaultValue Pause pause) {
 
   /**
    * Refuses a command element holding whitespace, and DRA mode without CDI; fills in the default
@@ -119,6 +121,40 @@ public record MigdProperties(
       if (startTimeout.isNegative() || startTimeout.isZero()) {
         throw new IllegalArgumentException(
             "migd.mps.start-timeout must be positive, got " + startTimeout);
+      }
+    }
+  }
+
+  /**
+   * @param operands the operands whose label {@code nvidia.com/gpu.deploy.<operand>} is set to
+   *     {@code paused-for-mig-change} while a MIG mode change waits on a client NVML does not list;
+   *     empty turns pausing off
+   * @param timeout how long a GPU waits for those operands' pods to leave the node
+   */
+  public record Pause(
+      @DefaultValue({
+            "device-plugin",
+            "gpu-feature-discovery",
+            "dcgm-exporter",
+            "dcgm",
+            "nvsm",
+            "client"
+          })
+          List<String> operands,
+      @DefaultValue("5m") Duration timeout) {
+    /** Refuses a timeout that is not positive, and an operand that is not a label name part. */
+    public Pause {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("migd.pause.timeout must be positive, got " + timeout);
+      }
+      for (String operand : operands) {
+        if (!operand.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
+          throw new IllegalArgumentException(
+              "migd.pause.operands has \""
+                  + operand
+                  + "\", not an operand name (nvidia.com/gpu.deploy.<operand>: lower case letters,"
+                  + " digits, '-' and '.')");
+        }
       }
     }
   }

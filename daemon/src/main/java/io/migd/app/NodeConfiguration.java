@@ -9,11 +9,14 @@ import io.migd.execute.Backoff;
 import io.migd.node.CapacityLabels;
 import io.migd.node.NodeLabelWatch;
 import io.migd.node.NodeStateWriter;
+import io.migd.node.OperandLabels;
 import io.migd.node.RequestBudget;
 import io.migd.reconcile.IntentService;
 import io.migd.reconcile.KubeletMode;
 import io.migd.reconcile.LayoutProgress;
+import io.migd.reconcile.OperandPause;
 import io.migd.reconcile.ReconcileLoop;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -89,6 +92,32 @@ class NodeConfiguration {
      * labels, from each outcome: the node as the reconcile left it and the sharing it resolved;
      * within {@code migd.node.qps} and {@code migd.node.burst}.
      */
+    /** The Node writes' budget: {@code migd.node.qps} and {@code migd.node.burst}. */
+    @Bean
+    RequestBudget nodeRequestBudget(MigdProperties properties) {
+      return new RequestBudget(
+          properties.node().qps(),
+          properties.node().burst(),
+          new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1)));
+    }
+
+    /**
+     * The GPU Operator's operands paused while a MIG mode change waits ({@code migd.pause.*});
+     * operands a previous run left paused are set back now.
+     */
+    @Bean
+    OperandPause operandPause(
+        KubernetesClient client,
+        @Value("${NODE_NAME}") String nodeName,
+        MigdProperties properties,
+        RequestBudget budget) {
+      return OperandPause.start(
+          new OperandPause.Settings(properties.pause().operands(), properties.pause().timeout()),
+          new OperandLabels(client, nodeName.strip(), budget),
+          properties.stateDir(),
+          Clock.systemUTC());
+    }
+
     @Bean
     NodeStateWriter nodeStateWriter(
         KubernetesClient client,
@@ -96,7 +125,8 @@ class NodeConfiguration {
         WriterThread writerThread,
         MigdProperties properties,
         MigStrategy strategy,
-        LayoutProgress progress) {
+        LayoutProgress progress,
+        RequestBudget budget) {
       // in dra mode the scheduler reads the ResourceSlices, not node capacity labels
       CapacityLabels.Source capacity =
           properties.node().capacityLabels() && properties.kubelet().mode() != KubeletMode.DRA
@@ -108,10 +138,7 @@ class NodeConfiguration {
           writerThread.executor(),
           capacity,
           progress::reconciling,
-          new RequestBudget(
-              properties.node().qps(),
-              properties.node().burst(),
-              new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1))));
+          budget);
     }
 
     /** A label change becomes the intent, then a reconcile; started once the loop exists. */

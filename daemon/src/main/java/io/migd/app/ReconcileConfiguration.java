@@ -20,6 +20,7 @@ import io.migd.reconcile.IntentService;
 import io.migd.reconcile.IntentStore;
 import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.NodeSnapshot;
+import io.migd.reconcile.OperandPause;
 import io.migd.reconcile.OutcomeListener;
 import io.migd.reconcile.PresentGpusIntent;
 import io.migd.reconcile.ReconcileLoop;
@@ -162,7 +163,8 @@ class ReconcileConfiguration {
       ReconcileMetrics metrics,
       NodeObserver observer,
       Optional<DeviceOwnership> draOwnership,
-      Optional<DraTaints> draTaints) {
+      Optional<DraTaints> draTaints,
+      Optional<OperandPause> operandPause) {
     GpuReset reset = kubeletSurface.map(k -> k.watching(session.reset())).orElse(session.reset());
     if (draTaints.isPresent()) {
       reset = draTaints.get().watching(reset);
@@ -178,6 +180,7 @@ class ReconcileConfiguration {
             metrics.timing(new CommandReboot(properties)))
         .withParallelism(properties.reconcile().parallelism())
         .withPlannerBound(properties.planner().bound())
+        .withOperandPause(operandPause.orElseGet(OperandPause::off))
         .withOwnership(draOwnership.orElse(DeviceOwnership.DEVICE_PLUGIN));
   }
 

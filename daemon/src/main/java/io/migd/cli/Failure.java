@@ -8,6 +8,7 @@ import io.migd.nvml.NvmlReturn;
 import io.migd.profiles.ConfigFileException;
 import io.migd.profiles.ProfileNameException;
 import io.migd.reconcile.IntentStore;
+import io.migd.reconcile.MisconfiguredPathException;
 import io.migd.rest.auth.AuthRefusedException;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.web.server.PortInUseException;
@@ -46,6 +47,7 @@ record Failure(int exitStatus, String message, boolean expected) {
       case EnvironmentException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
       case IntentStore.UnreadableException e -> expected(ExitStatus.ENVIRONMENT, e.getMessage());
       case ConfigFileException e -> expected(ExitStatus.USAGE, e.getMessage());
+      case MisconfiguredPathException e -> expected(ExitStatus.USAGE, e.getMessage());
       case ProfileNameException e -> expected(ExitStatus.USAGE, e.getMessage());
       case AuthRefusedException e -> expected(ExitStatus.USAGE, e.getMessage());
       case UnsupportedKubernetesException e -> expected(ExitStatus.USAGE, e.getMessage());

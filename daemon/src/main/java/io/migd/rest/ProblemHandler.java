@@ -58,9 +58,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         request.getMethod(),
         request.getRequestURI(),
         e.getMessage());
-    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-        .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
-        .body(problem(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage(), request.getRequestURI()));
+    return answer(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage(), request);
   }
 
   @ExceptionHandler(Exception.class)
@@ -93,9 +91,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     return new ResponseEntity<>(problem(status, detail, path), headers, status);
   }
 
+  /** The problem as the answer; a {@code 503} says when to try again ({@code Retry-After}). */
   static ResponseEntity<Object> answer(
       HttpStatusCode status, String detail, HttpServletRequest request) {
-    return ResponseEntity.status(status).body(problem(status, detail, request.getRequestURI()));
+    var answer = ResponseEntity.status(status);
+    if (status.value() == HttpStatus.SERVICE_UNAVAILABLE.value()) {
+      answer.header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+    }
+    return answer.body(problem(status, detail, request.getRequestURI()));
   }
 
   static ProblemDetail problem(HttpStatusCode status, String detail, String path) {

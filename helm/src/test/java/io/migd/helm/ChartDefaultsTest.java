@@ -148,11 +148,12 @@ class ChartDefaultsTest {
   }
 
   @Test
-  void rbacAllowsTheNodeEventsAndReviewsOnly() {
+  void rbacAllowsTheNodeEventsOperandPodsAndReviewsOnly() {
     assertThat(rules(CHART))
         .containsExactly(
             "/nodes: get,list,watch,patch",
             "/events: create,patch",
+            "/pods: list",
             "authentication.k8s.io/tokenreviews: create",
             "authorization.k8s.io/subjectaccessreviews: create");
     var binding = CHART.one("ClusterRoleBinding");

@@ -82,6 +82,7 @@ class ChartDraTest {
         .containsExactly(
             "/nodes: get,list,watch,patch",
             "/events: create,patch",
+            "/pods: list",
             "resource.k8s.io/resourceslices: create,update,delete,list,watch,get",
             "resource.k8s.io/resourceclaims: get,list",
             "/pods: get",

@@ -60,7 +60,7 @@ class ChartValuesTest {
     assertThat(secret.getFirst().path("secret").path("secretName").asString())
         .isEqualTo("migd-api-token");
     assertThat(ChartDefaultsTest.rules(CUSTOM))
-        .containsExactly("/nodes: get,list,watch,patch", "/events: create,patch");
+        .containsExactly("/nodes: get,list,watch,patch", "/events: create,patch", "/pods: list");
   }
 
   @Test
@@ -172,7 +172,7 @@ class ChartValuesTest {
     var loopback = Chart.render(Map.of("auth.mode", "none", "server.address", "127.0.0.1"));
     assertThat(loopback.env()).contains(entry("MIGD_AUTH_MODE", "none"));
     assertThat(ChartDefaultsTest.rules(loopback))
-        .containsExactly("/nodes: get,list,watch,patch", "/events: create,patch");
+        .containsExactly("/nodes: get,list,watch,patch", "/events: create,patch", "/pods: list");
   }
 
   @Test

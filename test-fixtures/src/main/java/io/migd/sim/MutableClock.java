@@ -1,4 +1,4 @@
-package io.migd.devices;
+package io.migd.sim;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -8,14 +8,16 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A clock a test moves forward, so grace periods pass without waiting. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
   private final AtomicReference<Instant> now;
 
-  MutableClock(Instant start) {
+  /** A clock at {@code start}. */
+  public MutableClock(Instant start) {
     this.now = new AtomicReference<>(start);
   }
 
-  void advance(Duration by) {
+  /** Moves it forward. */
+  public void advance(Duration by) {
     now.updateAndGet(t -> t.plus(by));
   }
 
