@@ -5,10 +5,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Records which GPU each index of the intent was resolved against, so a swapped GPU is never
- * reshaped ({@link Reconciler#resolve} makes it unreachable). The UUIDs come from the outcome's own
- * observation, never from NVML calls of its own: a GPU NVML could not observe is recorded by a
- * later outcome that observed it, and the others are recorded meanwhile.
+ * Records which GPU each index of the intent was resolved against: a replaced GPU then makes a new
+ * generation of a named config ({@link IntentService#followGpus}), and is never reshaped to an
+ * explicit layout ({@link Reconciler#resolve} makes it unreachable). The UUIDs come from the
+ * outcome's own observation, never from NVML calls of its own: a GPU NVML could not observe is
+ * recorded by a later outcome that observed it, and the others are recorded meanwhile.
  */
 public final class GpuUuidRecorder implements OutcomeListener {
   private final IntentService intents;

@@ -72,6 +72,24 @@ class NodeEventsTest {
   }
 
   @Test
+  void aGenerationMadeForReplacedGpusSaysOnceWhichWereReplaced() {
+    Desired replaced =
+        label("all-1g.5gb", 4)
+            .forReplacedGpus(
+                java.util.Map.of(0, "GPU-new"),
+                java.util.Map.of(0, "GPU 0 was replaced: GPU-old -> GPU-new"));
+    var sent = events.after(replaced, applied());
+    assertThat(sent)
+        .extracting(NodeEvents.Event::reason)
+        .containsExactly("GpuReplaced", "Reconfiguring", "Reconfigured");
+    assertThat(sent.getFirst().message())
+        .isEqualTo(
+            "GPU 0 was replaced: GPU-old -> GPU-new; applying config all-1g.5gb (from the label,"
+                + " generation 5) to the GPUs present");
+    assertThat(reasons(replaced, inSync())).as("said once").isEmpty();
+  }
+
+  @Test
   void aPlanThatStartsIsReconfiguringAtOnceAndTheOutcomeOnlyEndsIt() {
     assertThat(events.planStarted(label("all-1g.5gb", 2)))
         .map(NodeEvents.Event::reason)
