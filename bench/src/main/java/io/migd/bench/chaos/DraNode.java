@@ -30,8 +30,11 @@ public final class DraNode implements AutoCloseable {
   /** Every how many claims NVML and migd's checkpoint are checked against the prepared claims. */
   private static final int CHECK_EVERY = 50;
 
-  /** How long migd may take to register and publish once it is ready, or to publish a pool. */
-  private static final Duration PATIENCE = Duration.ofMinutes(2);
+  /**
+   * How long migd may take to become ready (then to register and publish), or to publish a pool: a
+   * 2-core machine shared with builds has taken over 3 minutes to start it.
+   */
+  private static final Duration PATIENCE = Duration.ofMinutes(10);
 
   private final ChaosNode node;
   private final ChaosReport report;
@@ -67,6 +70,7 @@ public final class DraNode implements AutoCloseable {
                 "--models=" + models,
                 // no resync: a pool rebuilt by a timer would hide what prepares publish
                 "--resync=86400",
+                "--settle-timeout=" + PATIENCE.toSeconds(),
                 "--work=" + parent,
                 "--migd-jar=" + migdJar));
     var node =
