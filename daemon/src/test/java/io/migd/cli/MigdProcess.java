@@ -106,6 +106,23 @@ public final class MigdProcess {
     }
   }
 
+  /**
+   * The command that runs migd in a child JVM as the image's entrypoint does ({@code java
+   * --enable-native-access=ALL-UNNAMED ... io.migd.app.Migd}), on a snapshot of the test's class
+   * path; the pod test puts it in its containers.
+   */
+  static List<String> javaCommand() {
+    return List.of(
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()),
+        "--enable-native-access=ALL-UNNAMED",
+        "-cp",
+        ClassPathSnapshot.CLASS_PATH,
+        "io.migd.app.Migd");
+  }
+
   /** Starts {@code migd ARGS...}; stdout and stderr go to files of the node directory. */
   public Running start(String... args) {
     int run = RUNS.incrementAndGet();
