@@ -1,6 +1,7 @@
 package io.migd.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.migd.cdi.GpuCdiRefresh;
 import io.migd.devices.DraTaints;
 import io.migd.devices.KubeletUsage;
 import io.migd.kubelet.KubeletSurface;
@@ -118,6 +119,7 @@ class ReconcileConfiguration {
   Surfaces surfaces(
       MpsDaemons mpsDaemons,
       NodeSnapshot snapshot,
+      Optional<GpuCdiRefresh> draCdi,
       Optional<DraNode> draNode,
       Optional<KubeletSurface> kubeletSurface,
       Optional<NodeStateWriter> nodeStateWriter,
@@ -130,6 +132,7 @@ class ReconcileConfiguration {
     return Surfaces.of(
         mpsDaemons,
         snapshot,
+        draCdi.map(OutcomeListener.class::cast),
         draNode.map(OutcomeListener.class::cast),
         kubeletSurface,
         nodeStateWriter,

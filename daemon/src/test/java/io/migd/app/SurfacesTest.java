@@ -47,6 +47,7 @@ class SurfacesTest {
         mps,
         (desired, outcome) -> {},
         Optional.empty(),
+        Optional.empty(),
         kubelet,
         Optional.empty(),
         new LayoutProgress(),

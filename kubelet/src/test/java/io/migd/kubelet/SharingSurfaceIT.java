@@ -118,7 +118,7 @@ class SharingSurfaceIT {
             org.assertj.core.groups.Tuple.tuple(shm, "/dev/shm"));
     assertThat(mpsSlice.getCdiDevicesList())
         .extracting(d -> d.getName())
-        .containsExactly("nvidia.com/gpu=" + big);
+        .containsExactly("k8s.migd.io/gpu=" + big);
 
     var timeSliced = allocate("nvidia.com/mig-1g.5gb", small.get(2) + "::0", small.get(2) + "::2");
     assertThat(timeSliced.getEnvsMap())
