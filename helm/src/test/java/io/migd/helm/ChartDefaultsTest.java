@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -23,7 +24,7 @@ class ChartDefaultsTest {
   }
 
   @Test
-  void rendersTheDaemonSetItsAccountRbacConfigAndServiceOnly() {
+  void rendersTheDaemonSetItsAccountRbacNodePolicyConfigAndServiceOnly() {
     assertThat(CHART.kinds())
         .containsExactly(
             "ClusterRole",
@@ -31,7 +32,9 @@ class ChartDefaultsTest {
             "ConfigMap",
             "DaemonSet",
             "Service",
-            "ServiceAccount");
+            "ServiceAccount",
+            "ValidatingAdmissionPolicy",
+            "ValidatingAdmissionPolicyBinding");
   }
 
   @Test
@@ -139,8 +142,9 @@ class ChartDefaultsTest {
   void runsOnGpuNodesAndToleratesTheirTaint() {
     var pod = CHART.podSpec();
 
-    assertThat(pod.path("nodeSelector").path("nvidia.com/gpu.present").asString())
-        .isEqualTo("true");
+    assertThat(ChartDeploysAsWrittenTest.runsOn(CHART.one("DaemonSet"), Map.of()))
+        .as("a node without a GPU label")
+        .isFalse();
     assertThat(pod.path("tolerations").get(0).path("key").asString()).isEqualTo("nvidia.com/gpu");
     assertThat(pod.path("tolerations").get(0).path("effect").asString()).isEqualTo("NoSchedule");
     assertThat(pod.path("priorityClassName").asString()).isEqualTo("system-node-critical");
