@@ -103,7 +103,7 @@ class ChartDefaultsTest {
             entry("MALLOC_ARENA_MAX", "2"),
             entry("SPRINGDOC_API_DOCS_ENABLED", "false"),
             entry("SPRINGDOC_SWAGGER_UI_ENABLED", "false"))
-        .doesNotContainKeys("MIGD_CONFIG", "MIGD_AUTH_TOKENFILE", "MIGD_MIGSTRATEGY");
+        .doesNotContainKeys("MIGD_CONFIG", "MIGD_MIGSTRATEGY");
     assertThat(env.get("JAVA_TOOL_OPTIONS"))
         .contains("-XX:+UseSerialGC", "-Xmx64m", "-XX:+ExitOnOutOfMemoryError");
   }

@@ -176,6 +176,11 @@ class ChartDeploysAsWrittenTest {
   void theRestChecksAVerbTheAccountHasSoStatusWorksInThePod() {
     String verb = CHART.env().get("MIGD_AUTH_VERB");
 
+    assertThat(CHART.env())
+        .as("migd status sends the pod's own token")
+        .containsEntry(
+            "MIGD_AUTH_TOKENFILE", "/var/run/secrets/kubernetes.io/serviceaccount/token");
+
     assertThat(ChartDefaultsTest.rules(CHART))
         .filteredOn(rule -> rule.startsWith("/nodes:"))
         .singleElement()
