@@ -61,7 +61,24 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- if and .Values.serviceMonitor.enabled (not .Values.service.enabled) }}
 {{- fail "serviceMonitor.enabled needs service.enabled: the ServiceMonitor selects the Service" }}
 {{- end }}
+{{- if lt (int .Values.terminationGracePeriodSeconds) 200 }}
+{{- fail (printf "terminationGracePeriodSeconds %v is shorter than a GPU reset: migd ends the plan step it is in before it exits, and a reset (up to 120 s) with NVML's initialisation after it (about a minute) may be that step; give 200 or more (default 300)" .Values.terminationGracePeriodSeconds) }}
+{{- end }}
+{{- if and .Values.nodes.restrict (not (include "migd.nodePolicyServed" .)) }}
+{{- fail (printf "nodes.restrict needs ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1, Kubernetes 1.30 or later), which this cluster (%s) does not serve: without it every node's migd may relabel every node. Upgrade the cluster, or set nodes.restrict=false to accept that" .Capabilities.KubeVersion.Version) }}
+{{- end }}
 {{- include "migd.validateNodeGroups" . }}
+{{- end }}
+
+{{/*
+"true" when the cluster serves the admission policy that keeps a node's migd to its own Node:
+Kubernetes 1.30 or later and, where the API versions name kinds (an install reads them from the
+cluster; helm template knows group versions only), the ValidatingAdmissionPolicy kind.
+*/}}
+{{- define "migd.nodePolicyServed" -}}
+{{- $versions := .Capabilities.APIVersions }}
+{{- $listsKinds := $versions.Has "apps/v1/DaemonSet" }}
+{{- if and (semverCompare ">=1.30.0-0" .Capabilities.KubeVersion.Version) (or (not $listsKinds) ($versions.Has "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy")) }}true{{- end }}
 {{- end }}
 
 {{/* Refuses node groups that would put two migds on a node or cannot run, naming the group. */}}
@@ -70,8 +87,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- $surge := dig "rollingUpdate" "maxSurge" 0 (.Values.updateStrategy | default dict) }}
 {{- range $i, $group := .Values.nodeGroups }}
 {{- $name := $group.name | default "" }}
-{{- if and (not $name) (gt (len $.Values.nodeGroups) 1) }}
-{{- fail (printf "nodeGroups[%d] has no name: a group without a name is allowed only alone (its DaemonSet takes the release's name), so name every group when there are several" $i) }}
+{{- if and (not $name) (hasKey $names $name) }}
+{{- fail (printf "nodeGroups[%d] has no name, and another group has none: the default group (nodes without the migd.io/node-group label) is one entry" $i) }}
 {{- end }}
 {{- if hasKey $names $name }}
 {{- fail (printf "nodeGroups[%d]: the name %s is taken by another group: each group is a DaemonSet named after it" $i $name) }}
@@ -92,6 +109,71 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- if and .Values.dra.extendedResources (not .Values.dra.deviceClasses.create) }}
 {{- fail "dra.extendedResources needs dra.deviceClasses.create: the extended resources are DeviceClasses" }}
 {{- end }}
+{{- end }}
+
+{{/*
+The groups as rendered, as JSON: the default group first (the entry without a name, else a
+device-plugin group), always, so that adding or removing named groups moves no node; then the
+named ones, each on the nodes labelled migd.io/node-group=<name>.
+*/}}
+{{- define "migd.groups" -}}
+{{- $default := dict "name" "" "kubelet" (dict "mode" "device-plugin") }}
+{{- range .Values.nodeGroups }}
+{{- if not .name }}
+{{- $default = . }}
+{{- end }}
+{{- end }}
+{{- $groups := list $default }}
+{{- range .Values.nodeGroups }}
+{{- if .name }}
+{{- $groups = append $groups . }}
+{{- end }}
+{{- end }}
+{{- toJson $groups }}
+{{- end }}
+
+{{/*
+A node group's affinity: the user's (affinity) when it sets nodeAffinity, else one required term
+per gpuNodeLabels entry (ORed); the default group adds "migd.io/node-group does not exist" to each
+term, so a labelled node runs its group's migd only.
+*/}}
+{{- define "migd.groupAffinity" -}}
+{{- $affinity := deepCopy (.root.Values.affinity | default dict) }}
+{{- $terms := list }}
+{{- if $affinity.nodeAffinity }}
+{{- $terms = dig "requiredDuringSchedulingIgnoredDuringExecution" "nodeSelectorTerms" list $affinity.nodeAffinity }}
+{{- else }}
+{{- range $key, $value := (.root.Values.gpuNodeLabels | default dict) }}
+{{- if not (kindIs "invalid" $value) }}
+{{- $terms = append $terms (dict "matchExpressions" (list (dict "key" $key "operator" "In" "values" (list $value)))) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- if not .group.name }}
+{{- $unlabelled := dict "key" "migd.io/node-group" "operator" "DoesNotExist" }}
+{{- if not $terms }}
+{{- $terms = list (dict "matchExpressions" (list $unlabelled)) }}
+{{- else }}
+{{- $withDefault := list }}
+{{- range $terms }}
+{{- $term := deepCopy . }}
+{{- $_ := set $term "matchExpressions" (append ($term.matchExpressions | default list) $unlabelled) }}
+{{- $withDefault = append $withDefault $term }}
+{{- end }}
+{{- $terms = $withDefault }}
+{{- end }}
+{{- end }}
+{{- if $terms }}
+{{- $nodeAffinity := deepCopy ($affinity.nodeAffinity | default dict) }}
+{{- $_ := set $nodeAffinity "requiredDuringSchedulingIgnoredDuringExecution" (dict "nodeSelectorTerms" $terms) }}
+{{- $_ := set $affinity "nodeAffinity" $nodeAffinity }}
+{{- end }}
+{{- toYaml $affinity }}
+{{- end }}
+
+{{/* Whether a group's migd runs with CDI: dra groups always, others with migd.cdi.enabled. */}}
+{{- define "migd.cdiEnabled" -}}
+{{- if or (eq (include "migd.kubeletMode" .group) "dra") .root.Values.migd.cdi.enabled }}true{{- end }}
 {{- end }}
 
 {{/* A node group's kubelet mode (device-plugin unless it says dra). */}}
@@ -124,6 +206,9 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- else }}
 {{- $_ := set $selector $key $value }}
 {{- end }}
+{{- end }}
+{{- with .group.name }}
+{{- $_ := set $selector "migd.io/node-group" . }}
 {{- end }}
 {{- toYaml $selector }}
 {{- end }}

@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
@@ -21,9 +24,10 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
  * atomically. The spec gives every container of the claim {@code /dev/nvidiactl}, {@code
  * /dev/nvidia-uvm} and {@code /dev/nvidia-uvm-tools}; each device {@code <claim UID>-<device name>}
  * adds its GPU's {@code /dev/nvidia<minor>} and, for a MIG device, the GPU- and compute-instance
- * capability nodes as character devices. Libraries and hooks come from NVIDIA's spec of the GPU
- * ({@code nvidia.com/gpu=<GPU UUID>}, the second CDI ID of each device), so no device is named by
- * its MIG UUID and no {@code NVIDIA_VISIBLE_DEVICES} is set here.
+ * capability nodes as character devices. The spec-level edits are a copy of the generated GPU
+ * spec's common edits (driver libraries, hooks, {@link CommonEdits}), so a device answers one CDI
+ * ID, {@code k8s.migd.io/claim=<claim UID>-<device name>}, that needs no other spec: no device is
+ * named by its MIG UUID and no {@code NVIDIA_VISIBLE_DEVICES} names a device.
  */
 public final class ClaimCdiSpecs implements ClaimCdi {
   /** 0.5.0 is the first version that allows device names starting with a digit (claim UIDs). */
@@ -43,14 +47,17 @@ public final class ClaimCdiSpecs implements ClaimCdi {
 
   private final Path cdiDir;
   private final CapabilityNodes capabilities;
+  private final CommonEdits common;
 
   /**
    * Specs written into {@code cdiDir} ({@code migd.cdi.dir}, {@code /var/run/cdi} on a node), MIG
-   * capability nodes read through {@code capabilities}.
+   * capability nodes read through {@code capabilities}, the spec-level edits copied from {@code
+   * common}.
    */
-  public ClaimCdiSpecs(Path cdiDir, CapabilityNodes capabilities) {
+  public ClaimCdiSpecs(Path cdiDir, CapabilityNodes capabilities, CommonEdits common) {
     this.cdiDir = cdiDir;
     this.capabilities = capabilities;
+    this.common = common;
   }
 
   @Override
@@ -62,12 +69,7 @@ public final class ClaimCdiSpecs implements ClaimCdi {
       specDevices.add(new Device(device.cdiName(claimUid), new Edits(nodesOf(device))));
       ids.addAll(device.cdiIds(claimUid));
     }
-    var spec =
-        new Spec(
-            CDI_VERSION,
-            CdiDevice.CLAIM_KIND,
-            specDevices,
-            new Edits(CONTROL_NODES.stream().map(DeviceNode::of).toList()));
+    var spec = new Spec(CDI_VERSION, CdiDevice.CLAIM_KIND, specDevices, commonEdits());
     try {
       // the kubelet prepares its claims again after a reboot: no flush to the disk to wait for
       AtomicFiles.writeForThisBoot(file, YAML.writeValueAsString(spec));
@@ -97,6 +99,24 @@ public final class ClaimCdiSpecs implements ClaimCdi {
     return cdiDir.resolve("k8s.migd.io-claim_" + claimUid + ".yaml");
   }
 
+  /** The GPU spec's common edits, with the control nodes it lacks added. */
+  private JsonNode commonEdits() {
+    JsonNode edits = common.current();
+    ObjectNode copy = edits.isObject() ? (ObjectNode) edits : YAML.createObjectNode();
+    ArrayNode nodes =
+        copy.path("deviceNodes").isArray()
+            ? (ArrayNode) copy.get("deviceNodes")
+            : copy.putArray("deviceNodes");
+    var present = new ArrayList<String>();
+    nodes.forEach(n -> present.add(n.path("path").asString("")));
+    for (String control : CONTROL_NODES) {
+      if (!present.contains(control)) {
+        nodes.addObject().put("path", control);
+      }
+    }
+    return copy;
+  }
+
   private List<DeviceNode> nodesOf(CdiDevice device) {
     var nodes = new ArrayList<DeviceNode>();
     nodes.add(DeviceNode.of("/dev/nvidia" + device.gpuMinor()));
@@ -111,7 +131,8 @@ public final class ClaimCdiSpecs implements ClaimCdi {
   }
 
   // The CDI spec's shape (container-device-interface specs-go/config.go), only the fields written.
-  private record Spec(String cdiVersion, String kind, List<Device> devices, Edits containerEdits) {}
+  private record Spec(
+      String cdiVersion, String kind, List<Device> devices, JsonNode containerEdits) {}
 
   private record Device(String name, Edits containerEdits) {}
 

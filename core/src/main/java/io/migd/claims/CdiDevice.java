@@ -18,9 +18,6 @@ public record CdiDevice(
   /** The CDI vendor and class of migd's per-claim specs. */
   public static final String CLAIM_KIND = "k8s.migd.io/claim";
 
-  /** The CDI kind of NVIDIA's spec of the node's GPUs (libraries, hooks), named by GPU UUID. */
-  public static final String NVIDIA_GPU_KIND = "nvidia.com/gpu";
-
   /** Validates the ids: both -1 (a whole GPU) or both at least 0 (a MIG device). */
   public CdiDevice {
     Objects.requireNonNull(deviceName, "deviceName");
@@ -56,11 +53,12 @@ public record CdiDevice(
   }
 
   /**
-   * The two CDI IDs the kubelet gets for this device: {@code k8s.migd.io/claim=<claim UID>-<device
-   * name>} (device nodes) and {@code nvidia.com/gpu=<GPU UUID>} (NVIDIA's libraries and hooks for
-   * the parent GPU).
+   * The CDI IDs the kubelet gets for this device: {@code k8s.migd.io/claim=<claim UID>-<device
+   * name>} only, whose spec holds its device nodes and the driver's libraries and hooks. Never an
+   * {@code nvidia.com/*} name: another spec (the toolkit's, the GPU Operator's) may define it too,
+   * and a name two specs define does not resolve.
    */
   public List<String> cdiIds(String claimUid) {
-    return List.of(CLAIM_KIND + "=" + cdiName(claimUid), NVIDIA_GPU_KIND + "=" + gpuUuid);
+    return List.of(CLAIM_KIND + "=" + cdiName(claimUid));
   }
 }

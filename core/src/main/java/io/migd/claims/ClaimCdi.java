@@ -10,11 +10,12 @@ import java.util.List;
 public interface ClaimCdi {
 
   /**
-   * Writes (or replaces) the claim's spec, atomically, and returns the CDI IDs of its devices: two
-   * per device, in the order given ({@link CdiDevice#cdiIds}).
+   * Writes (or replaces) the claim's spec, atomically, and returns the CDI IDs of its devices: the
+   * same number per device, in the order given ({@link CdiDevice#cdiIds}).
    *
    * @throws UncheckedIOException when a capability node cannot be read or the spec cannot be
    *     written; the message names the file
+   * @throws IllegalStateException when the GPU spec whose common edits it copies was not generated
    */
   List<String> write(String claimUid, List<CdiDevice> devices);
 

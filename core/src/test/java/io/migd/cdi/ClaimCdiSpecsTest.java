@@ -20,6 +20,23 @@ class ClaimCdiSpecsTest {
   private static final String CLAIM = "0b6e3f7a-5d1c-4c2e-9f80-1a2b3c4d5e6f";
   private static final String GPU_UUID = "GPU-7d66dbdd-c6d9-15a4-a794-61ea540d890b";
   private static final YAMLMapper YAML = new YAMLMapper();
+  // the common edits nvidia-ctk cdi generate writes (toolkit 1.18), transformed to the host's root
+  private static final JsonNode GENERATED =
+      YAML.readTree(
+          """
+          deviceNodes:
+          - path: /dev/nvidia-modeset
+          - path: /dev/nvidiactl
+            hostPath: /run/nvidia/driver/dev/nvidiactl
+          hooks:
+          - hookName: createContainer
+            path: /usr/local/nvidia/toolkit/nvidia-cdi-hook
+            args: [nvidia-cdi-hook, update-ldcache, --folder, /usr/lib/x86_64-linux-gnu]
+          mounts:
+          - hostPath: /run/nvidia/driver/usr/lib/x86_64-linux-gnu/libcuda.so.580.95.05
+            containerPath: /usr/lib/x86_64-linux-gnu/libcuda.so.580.95.05
+            options: [ro, nosuid, nodev, rbind, rprivate]
+          """);
 
   @TempDir Path proc;
   @TempDir Path cdi;
@@ -29,7 +46,8 @@ class ClaimCdiSpecsTest {
   void writeProc() {
     SimulatedProc.write(
         proc, List.of(new SimulatedProc.Gpu(0, 8, 7), new SimulatedProc.Gpu(2, 8, 7)));
-    specs = new ClaimCdiSpecs(cdi.resolve("run/cdi"), new CapabilityNodes(proc));
+    specs =
+        new ClaimCdiSpecs(cdi.resolve("run/cdi"), new CapabilityNodes(proc), GENERATED::deepCopy);
   }
 
   private JsonNode spec() throws Exception {
@@ -43,17 +61,24 @@ class ClaimCdiSpecsTest {
   }
 
   @Test
-  void aWholeGpuGetsItsDeviceNodeAndTheControlNodes() throws Exception {
+  void aWholeGpuGetsItsDeviceNodeTheControlNodesAndTheGeneratedCommonEditsUnderOneId()
+      throws Exception {
     var ids = specs.write(CLAIM, List.of(CdiDevice.wholeGpu("gpu-2", 2, GPU_UUID)));
 
-    assertThat(ids)
-        .containsExactly("k8s.migd.io/claim=" + CLAIM + "-gpu-2", "nvidia.com/gpu=" + GPU_UUID);
+    assertThat(ids).containsExactly("k8s.migd.io/claim=" + CLAIM + "-gpu-2");
     var spec = spec();
     assertThat(spec.get("cdiVersion").asString()).isEqualTo("0.5.0");
     assertThat(spec.get("kind").asString()).isEqualTo("k8s.migd.io/claim");
     assertThat(nodes(spec))
-        .extracting(n -> n.get("path").asString())
-        .containsExactly("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools");
+        .extracting(n -> n.get("path").asString(), n -> n.path("hostPath").asString(null))
+        .containsExactly(
+            tuple("/dev/nvidia-modeset", null),
+            tuple("/dev/nvidiactl", "/run/nvidia/driver/dev/nvidiactl"),
+            tuple("/dev/nvidia-uvm", null),
+            tuple("/dev/nvidia-uvm-tools", null));
+    var edits = spec.get("containerEdits");
+    assertThat(edits.get("mounts")).isEqualTo(GENERATED.get("mounts"));
+    assertThat(edits.get("hooks")).isEqualTo(GENERATED.get("hooks"));
     assertThat(spec.get("devices").valueStream().toList())
         .singleElement()
         .satisfies(
@@ -76,9 +101,7 @@ class ClaimCdiSpecsTest {
     assertThat(ids)
         .containsExactly(
             "k8s.migd.io/claim=" + CLAIM + "-gpu-2-mig-1g10gb-19-3",
-            "nvidia.com/gpu=" + GPU_UUID,
-            "k8s.migd.io/claim=" + CLAIM + "-gpu-0",
-            "nvidia.com/gpu=GPU-other");
+            "k8s.migd.io/claim=" + CLAIM + "-gpu-0");
     var devices = spec().get("devices").valueStream().toList();
     assertThat(devices)
         .extracting(d -> d.get("name").asString())
@@ -121,6 +144,23 @@ class ClaimCdiSpecsTest {
         .isInstanceOf(UncheckedIOException.class)
         .hasMessageContaining(
             proc.resolve("driver/nvidia/capabilities/gpu5/mig/gi13/access").toString());
+    assertThat(cdi.resolve("run/cdi/k8s.migd.io-claim_" + CLAIM + ".yaml")).doesNotExist();
+  }
+
+  @Test
+  void withoutAGeneratedGpuSpecFailsSayingWhyAndWritesNothing() {
+    var without =
+        new ClaimCdiSpecs(
+            cdi.resolve("run/cdi"),
+            new CapabilityNodes(proc),
+            () -> {
+              throw new IllegalStateException("no CDI spec of the GPUs: nvidia-ctk exited 1");
+            });
+
+    assertThatThrownBy(
+            () -> without.write(CLAIM, List.of(CdiDevice.wholeGpu("gpu-2", 2, GPU_UUID))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("nvidia-ctk exited 1");
     assertThat(cdi.resolve("run/cdi/k8s.migd.io-claim_" + CLAIM + ".yaml")).doesNotExist();
   }
 

@@ -85,7 +85,7 @@ class ClaimPreparerIT {
                 List.of("req-0"),
                 ClaimsRig.POOL,
                 device,
-                List.of("k8s.migd.io/claim=c1-" + device, "nvidia.com/gpu=" + gpuUuid(0))));
+                List.of("k8s.migd.io/claim=c1-" + device)));
     assertThat(rig.preparer.claimed().all())
         .singleElement()
         .satisfies(

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * A CDI writer for tests: one file per claim listing its devices, so a test (and a restarted
- * process) sees which specs exist; the IDs are the two a device answers.
+ * process) sees which specs exist; the IDs are those a device answers.
  */
 final class FileCdi implements ClaimCdi {
   private final Path dir;
@@ -23,8 +23,7 @@ final class FileCdi implements ClaimCdi {
     var ids = new ArrayList<String>();
     var lines = new ArrayList<String>();
     for (CdiDevice d : devices) {
-      ids.add("k8s.migd.io/claim=" + claimUid + "-" + d.deviceName());
-      ids.add("nvidia.com/gpu=" + d.gpuUuid());
+      ids.addAll(d.cdiIds(claimUid));
       lines.add(d.toString());
     }
     try {

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.migd.cdi.CapabilityNodes;
 import io.migd.cdi.ClaimCdiSpecs;
+import io.migd.cdi.GpuCdiRefresh;
+import io.migd.cdi.GpuCdiSpec;
 import io.migd.claims.ClaimEvents;
 import io.migd.claims.ClaimKey;
 import io.migd.claims.ClaimPreparer;
@@ -168,7 +170,8 @@ class DraConfiguration {
       KubernetesPodSource pods,
       DraTaints taints,
       HealthPublisher health,
-      DraMetrics metrics) {
+      DraMetrics metrics,
+      GpuCdiSpec gpuCdiSpec) {
     var dra = properties.dra();
     String node = nodeName.strip();
     var owned = new AtomicReference<ClaimedDevices>(ClaimedDevices.NONE);
@@ -196,7 +199,8 @@ class DraConfiguration {
             pool::reconciled,
             session.nvml(),
             catalog,
-            new ClaimCdiSpecs(properties.cdi().dir(), new CapabilityNodes(dra.procRoot())),
+            new ClaimCdiSpecs(
+                properties.cdi().dir(), new CapabilityNodes(dra.procRoot()), gpuCdiSpec),
             new ClaimSettings(
                 dra.driverName(),
                 node,
@@ -222,6 +226,15 @@ class DraConfiguration {
             pool.publishing(
                 new PoolSurface.Publishing(known.dynamicDevices(), !known.deviceTaints())));
     return new DraNode(pool, preparer);
+  }
+
+  /**
+   * The GPU spec generated again after each reconcile that changed the node's devices, before the
+   * pool hears of it: a claim's spec copies its common edits.
+   */
+  @Bean
+  GpuCdiRefresh gpuCdiRefresh(GpuCdiSpec spec) {
+    return new GpuCdiRefresh(spec);
   }
 
   /** The prepared claims' devices, for the reconcile and {@code GET /api/v1/gpus}. */

@@ -1,6 +1,7 @@
 package io.migd.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.migd.cdi.GpuCdiSpec;
 import io.migd.devices.AllocationGrace;
 import io.migd.devices.DeviceHealth;
 import io.migd.devices.Inventory;
@@ -21,6 +22,7 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +43,6 @@ import org.springframework.context.annotation.DependsOn;
 @DependsOn({"stateLock", "nvmlSession"})
 class KubeletConfiguration {
   private static final Logger log = LoggerFactory.getLogger(KubeletConfiguration.class);
-  private static final Duration CDI_TIMEOUT = Duration.ofSeconds(60);
 
   @Bean
   DeviceHealth deviceHealth() {
@@ -90,11 +91,13 @@ class KubeletConfiguration {
       DevicePlugins plugins,
       DeviceHealth health,
       MigdProperties properties,
-      MigStrategy strategy) {
+      MigStrategy strategy,
+      Optional<GpuCdiSpec> cdi) {
     return new KubeletSurface(
         publisher(plugins, properties),
         health,
-        CommandCdiRefresh.of(properties, CDI_TIMEOUT),
+        cdi.<KubeletSurface.CdiRefresh>map(spec -> spec::generate)
+            .orElse(KubeletSurface.CdiRefresh.NONE),
         KubeletSurface.nvmlAnswers(session.nvml()),
         new KubeletSurface.Settings(
             strategy,

@@ -31,7 +31,7 @@ import org.springframework.util.unit.DataSize;
  * @param migStrategy how MIG slices become kubelet resources: mixed, single or none; empty for the
  *     device-plugin config's {@code flags.migStrategy}, else mixed
  * @param kubelet the device plugin and PodResources sockets
- * @param cdi CDI specs generated before new devices are advertised
+ * @param cdi the CDI specs: the GPU spec NVIDIA's toolkit generates, and the claims' specs
  * @param node the Kubernetes node surface (with {@code NODE_NAME})
  * @param auth who may call the REST API ({@code /api/v1})
  * @param mps the MPS control daemons of MPS-shared GPUs and slices
@@ -78,7 +78,7 @@ public record MigdProperties(
     if (kubelet.enabled() && kubelet.mode() == KubeletMode.DRA && !cdi.enabled()) {
       throw new IllegalArgumentException(
           "migd.kubelet.mode=dra needs migd.cdi.enabled=true: a prepared claim names its devices"
-              + " by CDI IDs, and NVIDIA's spec of each GPU comes from migd.cdi.refresh-command");
+              + " by CDI IDs whose driver libraries and hooks come from the generated GPU spec");
     }
     resetCommand = CommandList.check("migd.reset-command", resetCommand);
     if (configFilePoll.isNegative() || configFilePoll.isZero()) {
@@ -287,24 +287,34 @@ public record MigdProperties(
   }
 
   /**
-   * @param enabled whether Allocate returns CDI device names, after refreshing the specs
-   * @param refreshCommand generates the CDI specs by UUID, as an argument list
-   * @param dir where migd writes its per-claim CDI specs in dra mode
+   * @param enabled whether migd generates the GPU spec and answers CDI device names ({@code
+   *     k8s.migd.io/gpu=<UUID>} in device-plugin mode; required in dra mode)
+   * @param nvidiaCtk NVIDIA's {@code nvidia-ctk}, as an argument list; migd adds {@code cdi
+   *     generate} and {@code cdi transform root} with their flags
+   * @param driverRoot the host's driver root, the root of the host paths in the spec
+   * @param containerDriverRoot where that root is mounted in migd's container
+   * @param hookPath the host's {@code nvidia-cdi-hook}, which the spec's hooks run
+   * @param dir the CDI directory: the GPU spec and, in dra mode, the per-claim specs
    */
   public record Cdi(
       @DefaultValue("false") boolean enabled,
-      @DefaultValue({
-            "nvidia-ctk",
-            "cdi",
-            "generate",
-            "--device-name-strategy=uuid",
-            "--output=/var/run/cdi/nvidia.yaml"
-          })
-          List<String> refreshCommand,
+      @DefaultValue("nvidia-ctk") List<String> nvidiaCtk,
+      @DefaultValue("/") Path driverRoot,
+      @DefaultValue("/driver-root") Path containerDriverRoot,
+      @DefaultValue("/usr/bin/nvidia-cdi-hook") Path hookPath,
       @DefaultValue("/var/run/cdi") Path dir) {
-    /** Refuses a command element holding whitespace. */
+    /** Refuses a command element holding whitespace, and paths that are not absolute. */
     public Cdi {
-      refreshCommand = CommandList.check("migd.cdi.refresh-command", refreshCommand);
+      nvidiaCtk = CommandList.check("migd.cdi.nvidia-ctk", nvidiaCtk);
+      onTheHost("migd.cdi.driver-root", driverRoot);
+      onTheHost("migd.cdi.hook-path", hookPath);
+    }
+
+    private static void onTheHost(String property, Path path) {
+      if (!path.isAbsolute()) {
+        throw new IllegalArgumentException(
+            property + " must be an absolute path on the host, got " + path);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package io.migd.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.migd.cdi.GpuCdiRefresh;
 import io.migd.devices.DraTaints;
 import io.migd.devices.KubeletUsage;
 import io.migd.kubelet.KubeletSurface;
@@ -125,6 +126,7 @@ class ReconcileConfiguration {
   Surfaces surfaces(
       MpsDaemons mpsDaemons,
       NodeSnapshot snapshot,
+      Optional<GpuCdiRefresh> draCdi,
       Optional<DraNode> draNode,
       Optional<KubeletSurface> kubeletSurface,
       Optional<NodeStateWriter> nodeStateWriter,
@@ -137,6 +139,7 @@ class ReconcileConfiguration {
     return Surfaces.of(
         mpsDaemons,
         snapshot,
+        draCdi.map(OutcomeListener.class::cast),
         draNode.map(OutcomeListener.class::cast),
         kubeletSurface,
         nodeStateWriter,

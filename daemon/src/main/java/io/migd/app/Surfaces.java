@@ -36,13 +36,14 @@ record Surfaces(ProgressListeners progress, OutcomeListeners outcomes) {
    * daemons at once, so one GPU's {@code quit} holds up no other GPU; every other progress listener
    * takes one event at a time. Outcomes: the MPS daemons first (a daemon is up before the kubelet
    * is shown its replicas), the node snapshot (what {@code GET /api/v1/gpus} and the scrape read),
-   * in dra mode the pool (built over that snapshot), then the kubelet, the Node, the layout
-   * progress, the metrics, the UUID recorder, and readiness last, once every other surface shows
-   * the outcome.
+   * in dra mode the GPUs' CDI spec (a claim's spec copies its common edits) and the pool (built
+   * over that snapshot), then the kubelet, the Node, the layout progress, the metrics, the UUID
+   * recorder, and readiness last, once every other surface shows the outcome.
    */
   static Surfaces of(
       MpsDaemons mps,
       OutcomeListener snapshot,
+      Optional<OutcomeListener> draCdi,
       Optional<OutcomeListener> draPool,
       Optional<KubeletSurface> kubelet,
       Optional<NodeStateWriter> node,
@@ -62,6 +63,7 @@ record Surfaces(ProgressListeners progress, OutcomeListeners outcomes) {
     var outcomes = new ArrayList<OutcomeListeners.Named>();
     outcomes.add(new OutcomeListeners.Named("mps-daemons", new MpsSync(mps)));
     outcomes.add(new OutcomeListeners.Named("node-snapshot", snapshot));
+    draCdi.ifPresent(c -> outcomes.add(new OutcomeListeners.Named("cdi-spec", c)));
     draPool.ifPresent(d -> outcomes.add(new OutcomeListeners.Named("dra-pool", d)));
     kubelet.ifPresent(k -> outcomes.add(new OutcomeListeners.Named("kubelet", k)));
     node.ifPresent(n -> outcomes.add(new OutcomeListeners.Named("node-state", n)));

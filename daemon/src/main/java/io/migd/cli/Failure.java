@@ -1,6 +1,7 @@
 package io.migd.cli;
 
 import io.migd.app.StateLock;
+import io.migd.cdi.CdiSetupException;
 import io.migd.node.dra.UnsupportedKubernetesException;
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlLoadException;
@@ -51,6 +52,7 @@ record Failure(int exitStatus, String message, boolean expected) {
       case ProfileNameException e -> expected(ExitStatus.USAGE, e.getMessage());
       case AuthRefusedException e -> expected(ExitStatus.USAGE, e.getMessage());
       case UnsupportedKubernetesException e -> expected(ExitStatus.USAGE, e.getMessage());
+      case CdiSetupException e -> expected(ExitStatus.USAGE, e.getMessage());
       case CommandLine.ParameterException e -> expected(ExitStatus.USAGE, e.getMessage());
       // a check across properties names them itself; one value's refusal is named here
       case BindException e when e.getProperty() == null ->

@@ -63,6 +63,7 @@ class SurfacesTest {
         mps(),
         (desired, outcome) -> {},
         Optional.empty(),
+        Optional.empty(),
         kubelet,
         Optional.empty(),
         new LayoutProgress(),

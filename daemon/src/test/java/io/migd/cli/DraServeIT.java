@@ -117,11 +117,17 @@ class DraServeIT {
                 assertThat(d.getDeviceName()).isEqualTo(device);
                 assertThat(d.getRequestNamesList()).containsExactly("gpu");
                 assertThat(d.getCdiDeviceIdsList())
-                    .contains("k8s.migd.io/claim=" + uid + "-" + device)
-                    .anyMatch(id -> id.startsWith("nvidia.com/gpu=GPU-"));
+                    .containsExactly("k8s.migd.io/claim=" + uid + "-" + device);
               });
       Path spec = node.cdiSpec(uid);
-      assertThat(spec).content().contains("/dev/nvidia-caps/nvidia-cap").contains("/dev/nvidia1");
+      assertThat(spec)
+          .content()
+          .contains("/dev/nvidia-caps/nvidia-cap")
+          .contains("/dev/nvidia1")
+          .as("the common edits of the GPU spec nvidia-ctk generated (the stand-in)")
+          .contains("containerPath: /usr/lib/x86_64-linux-gnu/libcuda.so.580.95.05")
+          .contains("update-ldcache");
+      assertThat(node.gpuSpec()).content().contains("kind: k8s.migd.io/gpu");
 
       // NVML has the instance at the allocated placement, and GET /api/v1/gpus names the claim
       int start = Integer.parseInt(device.substring(device.lastIndexOf('-') + 1));

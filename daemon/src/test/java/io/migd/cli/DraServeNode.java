@@ -119,9 +119,7 @@ public final class DraServeNode implements AutoCloseable {
               .withEnvironment("MIGD_CONFIG", "all-dynamic")
               .withEnvironment("MIGD_RECONCILE_RESYNC", "2s")
               .withEnvironment("MIGD_KUBELET_MODE", "dra")
-              .withEnvironment("MIGD_CDI_ENABLED", "true")
-              .withEnvironment("MIGD_CDI_REFRESHCOMMAND", "true")
-              .withEnvironment("MIGD_CDI_DIR", cdi.toString())
+              .withCdi(cdi)
               .withEnvironment("MIGD_DRA_REGISTRYDIR", registry.toString())
               .withEnvironment("MIGD_DRA_PLUGINDIR", plugin.toString())
               .withEnvironment("MIGD_DRA_PROCROOT", proc.toString())
@@ -163,6 +161,11 @@ public final class DraServeNode implements AutoCloseable {
             .until(() -> FakeDraKubelet.register(registration), p -> p != null);
     assertThat(kubelet.info().getEndpoint()).isEqualTo(plugin.resolve("dra.sock").toString());
     return kubelet;
+  }
+
+  /** The GPU spec migd generates with {@code nvidia-ctk}. */
+  Path gpuSpec() {
+    return cdi.resolve("k8s.migd.io-gpu.yaml");
   }
 
   /** The CDI spec migd writes for the claim. */

@@ -179,6 +179,25 @@ class ExitStatusIT {
             2,
             List.of("migd: migd.kubelet.mode=dra needs migd.cdi.enabled=true")),
         new Case(
+            "serve: CDI without the driver root mounted",
+            m -> m.withEnvironment("SERVER_PORT", "0").withEnvironment("MIGD_CDI_ENABLED", "true"),
+            List.of("serve", A100),
+            2,
+            List.of(
+                "migd: the host's driver root is not mounted at /driver-root"
+                    + " (migd.cdi.container-driver-root)")),
+        new Case(
+            "serve: CDI without the hook",
+            m ->
+                m.withEnvironment("SERVER_PORT", "0")
+                    .withEnvironment("MIGD_CDI_ENABLED", "true")
+                    .withEnvironment("MIGD_CDI_CONTAINERDRIVERROOT", "/")
+                    .withEnvironment("MIGD_CDI_HOOKPATH", "/nonexistent/nvidia-cdi-hook"),
+            List.of("serve", A100),
+            2,
+            List.of(
+                "migd: no nvidia-cdi-hook at /nonexistent/nvidia-cdi-hook (migd.cdi.hook-path)")),
+        new Case(
             "serve: an unknown kubelet mode",
             m -> m.withEnvironment("SERVER_PORT", "0").withEnvironment("MIGD_KUBELET_MODE", "csi"),
             List.of("serve", A100),

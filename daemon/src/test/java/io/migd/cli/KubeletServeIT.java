@@ -28,10 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code migd serve} as a kubelet sees it: a fake kubelet in a temp device-plugin directory gets
- * every resource registered with the slices the config makes, CDI specs are refreshed before they
- * are advertised, each device carries its GPU's NUMA node from {@code migd.sysfs-root}, an XID
- * injected with {@code nvml-sim} reaches the stream, and the metrics count free, allocated and
- * unhealthy devices and name the pod holding one.
+ * every resource registered with the slices the config makes, the GPU spec ({@code nvidia-ctk}'s,
+ * the stand-in) names every slice it is shown and Allocate answers its CDI name, each device
+ * carries its GPU's NUMA node from {@code migd.sysfs-root}, an XID injected with {@code nvml-sim}
+ * reaches the stream, and the metrics count free, allocated and unhealthy devices and name the pod
+ * holding one.
  */
 class KubeletServeIT {
   private static final Duration PATIENCE = Duration.ofSeconds(90);
@@ -60,7 +61,7 @@ class KubeletServeIT {
 
   @Test
   void servesTheKubeletAndCountsWhatItSees() throws Exception {
-    Path cdiMarker = nodeDir.resolve("cdi-refreshed");
+    Path cdi = nodeDir.resolve("cdi");
     Path sysfs = nodeDir.resolve("sys");
     // the simulator puts GPU i on bus 0x10 * i + 7: the A100 on NUMA node 1, the T4 on node 0
     numaNode(sysfs, "0000:07:00.0", "1");
@@ -70,8 +71,7 @@ class KubeletServeIT {
             .withEnvironment("SERVER_PORT", "0")
             .withEnvironment("MIGD_CONFIG", "all-1g.5gb")
             .withEnvironment("MIGD_RECONCILE_RESYNC", "1s")
-            .withEnvironment("MIGD_CDI_ENABLED", "true")
-            .withEnvironment("MIGD_CDI_REFRESHCOMMAND", "touch," + cdiMarker)
+            .withCdi(cdi)
             .withEnvironment("MIGD_KUBELET_DEVICEPLUGINDIR", pluginDir.toString())
             .withEnvironment("MIGD_SYSFSROOT", sysfs.toString())
             .withEnvironment(
@@ -105,8 +105,11 @@ class KubeletServeIT {
           .as("what /actuator/health answered while the kubelet took each registration")
           .isNotEmpty()
           .allMatch(answer -> answer.startsWith("HTTP "));
-      assertThat(cdiMarker).exists();
       String slice = kubelet.ids("nvidia.com/mig-1g.5gb").getFirst();
+      assertThat(cdi.resolve("k8s.migd.io-gpu.yaml"))
+          .as("generated before the slices were advertised")
+          .content()
+          .contains("kind: k8s.migd.io/gpu", "name: " + slice);
       var allocated =
           kubelet
               .plugin("nvidia.com/mig-1g.5gb")
@@ -117,7 +120,7 @@ class KubeletServeIT {
                       .build());
       assertThat(allocated.getContainerResponses(0).getCdiDevicesList())
           .extracting(d -> d.getName())
-          .containsExactly("nvidia.com/gpu=" + slice);
+          .containsExactly("k8s.migd.io/gpu=" + slice);
 
       podResources.answer(
           FakePodResources.onePod("ml", "trainer-0", "main", "nvidia.com/mig-1g.5gb", slice));

@@ -2,6 +2,8 @@ package io.migd.cli;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import io.migd.sim.NvidiaCtkStandIn;
+import io.migd.sim.SimulatedNvml;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -82,6 +84,28 @@ public final class MigdProcess {
     var more = new HashMap<>(environment);
     more.put(name, value);
     return new MigdProcess(nodeDir, more, nativeAccess);
+  }
+
+  /**
+   * The same node with CDI on as the chart runs it: the {@code nvidia-ctk} stand-in (it reads this
+   * node's simulated GPUs), a driver root mounted at {@code <node>/driver-root}, a hook at {@code
+   * <node>/nvidia-cdi-hook}, and the specs in {@code cdiDir}.
+   */
+  MigdProcess withCdi(Path cdiDir) {
+    try {
+      var sim = SimulatedNvml.extract(nodeDir.resolve("nvidia-ctk"));
+      Path hook = nodeDir.resolve("nvidia-cdi-hook");
+      Files.writeString(hook, "#!/bin/sh\n");
+      return withEnvironment("MIGD_CDI_ENABLED", "true")
+          .withEnvironment("MIGD_CDI_NVIDIACTK", NvidiaCtkStandIn.beside(sim).toString())
+          .withEnvironment(
+              "MIGD_CDI_CONTAINERDRIVERROOT",
+              Files.createDirectories(nodeDir.resolve("driver-root")).toString())
+          .withEnvironment("MIGD_CDI_HOOKPATH", hook.toString())
+          .withEnvironment("MIGD_CDI_DIR", cdiDir.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The same node with migd's own log at WARN, so stderr holds only what a command reports. */

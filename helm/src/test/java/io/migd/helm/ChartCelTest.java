@@ -21,7 +21,9 @@ class ChartCelTest {
               "dra.deviceClasses.create", "true",
               "dra.extendedResources", "true"),
           "1.36.0");
-  private static final String MIGD = "system:serviceaccount:" + Chart.NAMESPACE + ":migd";
+  private static final JsonNode SLICES_POLICY =
+      CHART.named("ValidatingAdmissionPolicy", "migd-resourceslices");
+  static final String MIGD = "system:serviceaccount:" + Chart.NAMESPACE + ":migd";
   private static final String DRIVER = "gpu.nvidia.com";
 
   @Test
@@ -53,7 +55,7 @@ class ChartCelTest {
 
   @Test
   void otherUsersAreNotMatched() {
-    var policy = CHART.one("ValidatingAdmissionPolicy").path("spec");
+    var policy = SLICES_POLICY.path("spec");
     var request = request("CREATE", "system:serviceaccount:other:driver", "node-a");
 
     assertThat(CelExpressions.test(condition(policy), Map.of("request", request))).isFalse();
@@ -97,14 +99,22 @@ class ChartCelTest {
    */
   private static Optional<String> admit(
       String operation, String user, String nodeName, Object object, Object oldObject) {
-    var policy = CHART.one("ValidatingAdmissionPolicy").path("spec");
+    return admit(SLICES_POLICY, request(operation, user, nodeName), object, oldObject);
+  }
+
+  /** What the API server answers a request this policy matches. */
+  static Optional<String> admit(
+      JsonNode policyObject, Map<String, Object> request, Object object, Object oldObject) {
+    var policy = policyObject.path("spec");
     var input = new LinkedHashMap<String, Object>();
-    input.put("request", request(operation, user, nodeName));
+    input.put("request", request);
     input.put("object", object == null ? Map.of() : object);
     input.put("oldObject", oldObject == null ? Map.of() : oldObject);
     assertThat(CelExpressions.test(condition(policy), input)).as("the policy matches").isTrue();
+    // each variable sees the ones before it, as the API server's lazy evaluation lets it
     var variables = new LinkedHashMap<String, Object>();
     for (var variable : policy.path("variables")) {
+      input.put("variables", Map.copyOf(variables));
       variables.put(
           variable.path("name").asString(),
           CelExpressions.eval(variable.path("expression").asString(), input));
@@ -126,7 +136,7 @@ class ChartCelTest {
     return policy.path("matchConditions").get(0).path("expression").asString();
   }
 
-  private static Map<String, Object> request(String operation, String user, String nodeName) {
+  static Map<String, Object> request(String operation, String user, String nodeName) {
     Map<String, Object> extra =
         nodeName == null
             ? Map.of()

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -23,7 +24,7 @@ class ChartDefaultsTest {
   }
 
   @Test
-  void rendersTheDaemonSetsItsAccountRbacConfigAndServiceOnly() {
+  void rendersTheDaemonSetsItsAccountRbacNodePolicyConfigAndServiceOnly() {
     assertThat(CHART.kinds())
         .containsExactly(
             "ClusterRole",
@@ -32,7 +33,9 @@ class ChartDefaultsTest {
             "DaemonSet",
             "DaemonSet",
             "Service",
-            "ServiceAccount");
+            "ServiceAccount",
+            "ValidatingAdmissionPolicy",
+            "ValidatingAdmissionPolicyBinding");
   }
 
   @Test
@@ -101,7 +104,7 @@ class ChartDefaultsTest {
             entry("MALLOC_ARENA_MAX", "2"),
             entry("SPRINGDOC_API_DOCS_ENABLED", "false"),
             entry("SPRINGDOC_SWAGGER_UI_ENABLED", "false"))
-        .doesNotContainKeys("MIGD_CONFIG", "MIGD_AUTH_TOKENFILE", "MIGD_MIGSTRATEGY");
+        .doesNotContainKeys("MIGD_CONFIG", "MIGD_MIGSTRATEGY");
     assertThat(env.get("JAVA_TOOL_OPTIONS"))
         .contains("-XX:+UseSerialGC", "-Xmx64m", "-XX:+ExitOnOutOfMemoryError");
   }
@@ -140,8 +143,9 @@ class ChartDefaultsTest {
   void runsOnGpuNodesAndToleratesTheirTaint() {
     var pod = CHART.podSpec();
 
-    assertThat(pod.path("nodeSelector").path("nvidia.com/gpu.present").asString())
-        .isEqualTo("true");
+    assertThat(ChartDeploysAsWrittenTest.runsOn(CHART.one("DaemonSet"), Map.of()))
+        .as("a node without a GPU label")
+        .isFalse();
     assertThat(pod.path("tolerations").get(0).path("key").asString()).isEqualTo("nvidia.com/gpu");
     assertThat(pod.path("tolerations").get(0).path("effect").asString()).isEqualTo("NoSchedule");
     assertThat(pod.path("priorityClassName").asString()).isEqualTo("system-node-critical");

@@ -40,6 +40,8 @@ class ChartDraTest {
             entry("dra-plugin", "/var/lib/kubelet/plugins/gpu.nvidia.com"),
             entry("pod-resources", "/var/lib/kubelet/pod-resources"),
             entry("state", "/var/lib/migd"),
+            entry("driver-root", "/"),
+            entry("cdi-hook", "/usr/bin/nvidia-cdi-hook"),
             entry("cdi", "/var/run/cdi"),
             entry("mps-root", "/run/nvidia/mps"));
     assertThat(mounts(CHART.one("DaemonSet")))
@@ -92,12 +94,12 @@ class ChartDraTest {
 
   @Test
   void anAdmissionPolicyLimitsTheAccountsSliceWritesToItsOwnNode() {
-    var policy = CHART.one("ValidatingAdmissionPolicy").path("spec");
-    var binding = CHART.one("ValidatingAdmissionPolicyBinding").path("spec");
+    var policy = CHART.named("ValidatingAdmissionPolicy", "migd-resourceslices").path("spec");
+    var binding =
+        CHART.named("ValidatingAdmissionPolicyBinding", "migd-resourceslices").path("spec");
     var account = CHART.one("ServiceAccount").path("metadata").path("name").asString();
 
-    assertThat(binding.path("policyName").asString())
-        .isEqualTo(CHART.one("ValidatingAdmissionPolicy").path("metadata").path("name").asString());
+    assertThat(binding.path("policyName").asString()).isEqualTo("migd-resourceslices");
     assertThat(binding.path("validationActions").get(0).asString()).isEqualTo("Deny");
     assertThat(policy.path("failurePolicy").asString()).isEqualTo("Fail");
     var rule = policy.path("matchConstraints").path("resourceRules").get(0);
@@ -128,8 +130,8 @@ class ChartDraTest {
         Chart.render(
             Map.of("nodeGroups[0].kubelet.mode", "dra", "dra.restrictSlices", "false"), KUBERNETES);
 
-    assertThat(chart.ofKind("ValidatingAdmissionPolicy")).isEmpty();
-    assertThat(chart.ofKind("ValidatingAdmissionPolicyBinding")).isEmpty();
+    assertThat(chart.names("ValidatingAdmissionPolicy")).containsExactly("migd-nodes");
+    assertThat(chart.names("ValidatingAdmissionPolicyBinding")).containsExactly("migd-nodes");
   }
 
   @Test

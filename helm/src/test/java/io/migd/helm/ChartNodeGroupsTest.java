@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import com.marcnuri.helm.Helm;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class ChartNodeGroupsTest {
         .containsExactlyInAnyOrder("app.kubernetes.io/name", "app.kubernetes.io/instance");
     assertThat(chart.env()).doesNotContainKeys("MIGD_KUBELET_MODE", "MIGD_DRA_DRIVERNAME");
     assertThat(chart.env()).contains(entry("MIGD_CDI_ENABLED", "false"));
-    assertThat(chart.ofKind("ValidatingAdmissionPolicy")).isEmpty();
+    assertThat(chart.names("ValidatingAdmissionPolicy")).containsExactly("migd-nodes");
     assertThat(chart.ofKind("DeviceClass")).isEmpty();
   }
 
@@ -48,14 +49,14 @@ class ChartNodeGroupsTest {
     var a100 = GROUPS.named("DaemonSet", "migd-a100");
     var h100 = GROUPS.named("DaemonSet", "migd-h100");
 
-    assertThat(GROUPS.names("DaemonSet")).containsExactly("migd-a100", "migd-h100");
+    assertThat(GROUPS.names("DaemonSet")).containsExactly("migd", "migd-a100", "migd-h100");
     assertThat(nodeSelector(a100))
-        .containsExactly(entry("gpu-pool", "a100"), entry("nvidia.com/gpu.present", "true"));
+        .containsExactly(entry("gpu-pool", "a100"), entry("migd.io/node-group", "a100"));
     assertThat(nodeSelector(h100))
-        .containsExactly(entry("gpu-pool", "h100"), entry("nvidia.com/gpu.present", "true"));
+        .containsExactly(entry("gpu-pool", "h100"), entry("migd.io/node-group", "h100"));
     assertThat(selector(a100)).containsEntry("migd.io/node-group", "a100");
     assertThat(selector(h100)).containsEntry("migd.io/node-group", "h100");
-    for (var daemonSet : GROUPS.ofKind("DaemonSet")) {
+    for (var daemonSet : List.of(a100, h100)) {
       assertThat(podLabels(daemonSet)).containsAllEntriesOf(selector(daemonSet));
       // the one headless Service (and so the ServiceMonitor) reaches every group's pods
       assertThat(podLabels(daemonSet))
@@ -82,11 +83,12 @@ class ChartNodeGroupsTest {
                 "nodeGroups[0].nodeSelector.gpu-pool", "a100",
                 "nodeGroups[0].kubelet.mode", "device-plugin"));
     var before = Chart.render();
+    var pod = Chart.Manifests.podSpec(group.named("DaemonSet", "migd-a100"));
 
-    assertThat(group.podSpec().path("containers")).isEqualTo(before.podSpec().path("containers"));
-    assertThat(group.podSpec().path("volumes")).isEqualTo(before.podSpec().path("volumes"));
+    assertThat(pod.path("containers")).isEqualTo(before.podSpec().path("containers"));
+    assertThat(pod.path("volumes")).isEqualTo(before.podSpec().path("volumes"));
     assertThat(ChartDefaultsTest.rules(group)).isEqualTo(ChartDefaultsTest.rules(before));
-    assertThat(group.kinds()).isEqualTo(before.kinds());
+    assertThat(group.kinds().stream().distinct()).isEqualTo(before.kinds());
   }
 
   @Test
@@ -94,23 +96,26 @@ class ChartNodeGroupsTest {
     var chart =
         Chart.render(
             Map.of(
+                "nodeSelector.rack", "r1",
                 "nodeGroups[0].name", "lab",
-                "nodeGroups[0].nodeSelector.nvidia\\.com/gpu\\.present", "null",
+                "nodeGroups[0].nodeSelector.rack", "null",
                 "nodeGroups[0].nodeSelector.lab", "yes"));
 
-    assertThat(nodeSelector(chart.one("DaemonSet"))).containsExactly(entry("lab", "yes"));
+    assertThat(nodeSelector(chart.named("DaemonSet", "migd-lab")))
+        .containsExactly(entry("lab", "yes"), entry("migd.io/node-group", "lab"));
+    assertThat(nodeSelector(chart.named("DaemonSet", "migd"))).containsExactly(entry("rack", "r1"));
   }
 
   @Test
-  void aGroupWithoutANameIsRefusedBesideOthers() {
+  void twoGroupsWithoutANameAreRefused() {
     assertThatThrownBy(
             () ->
                 Chart.render(
                     Map.of(
                         "nodeGroups[0].kubelet.mode", "device-plugin",
-                        "nodeGroups[1].name", "h100"),
+                        "nodeGroups[1].kubelet.mode", "dra"),
                     KUBERNETES))
-        .hasMessageContaining("nodeGroups[0] has no name");
+        .hasMessageContaining("nodeGroups[1] has no name, and another group has none");
   }
 
   @Test
@@ -146,9 +151,11 @@ class ChartNodeGroupsTest {
 
     assertThat(notes)
         .contains(
-            "DaemonSet migd-a100 (device-plugin) on the nodes matching"
-                + " {\"gpu-pool\":\"a100\",\"nvidia.com/gpu.present\":\"true\"}",
-            "DaemonSet migd-h100 (dra) on the nodes matching",
+            "DaemonSet migd (device-plugin) on the GPU nodes without a migd.io/node-group label",
+            "DaemonSet migd-a100 (device-plugin) on the GPU nodes labelled"
+                + " migd.io/node-group=a100 and matching {\"gpu-pool\":\"a100\"}",
+            "DaemonSet migd-h100 (dra) on the GPU nodes labelled migd.io/node-group=h100",
+            "kubectl label node NODE migd.io/node-group=GROUP --overwrite",
             "kubectl get resourceslices --field-selector spec.nodeName=NODE");
   }
 

@@ -64,7 +64,7 @@ class ChartValuesTest {
   }
 
   @Test
-  void hostPathsFollowTheValuesWhileMigdSeesTheDefaultPaths() {
+  void hostPathsFollowTheValuesAndMigdIsToldThem() {
     var hostPaths =
         CUSTOM
             .podSpec()
@@ -84,7 +84,11 @@ class ChartValuesTest {
                 .path("volumeMounts")
                 .valueStream()
                 .map(m -> m.path("mountPath").asString()))
-        .contains("/var/lib/kubelet/device-plugins", "/var/lib/kubelet/pod-resources");
+        .contains("/var/lib/k0s/kubelet/device-plugins", "/var/lib/k0s/kubelet/pod-resources");
+    assertThat(CUSTOM.env())
+        .containsEntry("MIGD_KUBELET_DEVICEPLUGINDIR", "/var/lib/k0s/kubelet/device-plugins")
+        .containsEntry(
+            "MIGD_KUBELET_PODRESOURCESSOCKET", "/var/lib/k0s/kubelet/pod-resources/kubelet.sock");
   }
 
   @Test

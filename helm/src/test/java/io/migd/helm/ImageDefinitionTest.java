@@ -82,6 +82,16 @@ class ImageDefinitionTest {
         .contains("FROM eclipse-temurin:25-jre");
   }
 
+  @Test
+  void carriesNvidiaCtkAndTheCdiHookFromTheToolkitsBasePackageInTheFinalStage() {
+    String last = dockerfile.substring(dockerfile.lastIndexOf("FROM "));
+
+    assertThat(last)
+        .contains("nvidia-container-toolkit-base=${NVIDIA_CONTAINER_TOOLKIT_VERSION}")
+        .contains("nvidia.github.io/libnvidia-container")
+        .contains("nvidia-ctk --version && command -v nvidia-cdi-hook");
+  }
+
   private List<String> entrypoint() {
     String array = only(Pattern.compile("ENTRYPOINT \\[(.+)]"), dockerfile);
     return Arrays.stream(array.split(","))

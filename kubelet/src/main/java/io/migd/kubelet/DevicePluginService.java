@@ -20,6 +20,7 @@ import io.migd.api.deviceplugin.v1beta1.PreStartContainerResponse;
 import io.migd.api.deviceplugin.v1beta1.PreferredAllocationRequest;
 import io.migd.api.deviceplugin.v1beta1.PreferredAllocationResponse;
 import io.migd.api.deviceplugin.v1beta1.TopologyInfo;
+import io.migd.cdi.GpuCdiSpec;
 import io.migd.devices.AllocationListener;
 import io.migd.devices.Device;
 import io.migd.devices.Inventory;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
   static final String VISIBLE_DEVICES = "NVIDIA_VISIBLE_DEVICES";
-  static final String CDI_KIND = "nvidia.com/gpu";
+  static final String CDI_KIND = GpuCdiSpec.KIND;
   static final String HEALTHY = "Healthy";
   static final String UNHEALTHY = "Unhealthy";
   static final String MPS_PIPE_DIRECTORY = "CUDA_MPS_PIPE_DIRECTORY";

@@ -106,14 +106,7 @@ class PreparingClaimsIT {
         new ClaimCdi() {
           @Override
           public List<String> write(String claimUid, List<CdiDevice> devices) {
-            return devices.stream()
-                .flatMap(
-                    d ->
-                        List.of(
-                            "k8s.migd.io/claim=" + claimUid + "-" + d.deviceName(),
-                            "nvidia.com/gpu=" + d.gpuUuid())
-                            .stream())
-                .toList();
+            return devices.stream().flatMap(d -> d.cdiIds(claimUid).stream()).toList();
           }
 
           @Override
@@ -169,9 +162,7 @@ class PreparingClaimsIT {
     assertThat(device.getPoolName()).isEqualTo(POOL);
     assertThat(device.getDeviceName()).isEqualTo(DEVICE);
     assertThat(device.getRequestNamesList()).containsExactly("gpu");
-    assertThat(device.getCdiDeviceIdsList())
-        .containsExactly(
-            "k8s.migd.io/claim=u1-" + DEVICE, "nvidia.com/gpu=" + nvml.uuid(nvml.deviceByIndex(0)));
+    assertThat(device.getCdiDeviceIdsList()).containsExactly("k8s.migd.io/claim=u1-" + DEVICE);
     assertThat(nvml.gpuInstances(nvml.deviceByIndex(0), 9)).hasSize(1);
 
     var unprepared =

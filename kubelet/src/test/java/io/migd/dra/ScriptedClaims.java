@@ -18,7 +18,7 @@ final class ScriptedClaims implements ClaimPreparation {
   final List<List<ClaimRef>> unprepareCalls = new CopyOnWriteArrayList<>();
 
   static List<String> cdiIds(String uid) {
-    return List.of("k8s.migd.io/claim=" + uid + "-" + DEVICE, "nvidia.com/gpu=GPU-0");
+    return List.of("k8s.migd.io/claim=" + uid + "-" + DEVICE);
   }
 
   @Override

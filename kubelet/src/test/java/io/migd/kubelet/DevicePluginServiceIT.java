@@ -64,7 +64,7 @@ class DevicePluginServiceIT {
         .containsExactly(Map.entry("NVIDIA_VISIBLE_DEVICES", MIG_B + "," + MIG_A));
     assertThat(answer.getContainerResponses(0).getCdiDevicesList())
         .extracting(CDIDevice::getName)
-        .containsExactly("nvidia.com/gpu=" + MIG_B, "nvidia.com/gpu=" + MIG_A);
+        .containsExactly("k8s.migd.io/gpu=" + MIG_B, "k8s.migd.io/gpu=" + MIG_A);
     assertThat(answer.getContainerResponses(1).getEnvsMap())
         .containsExactly(Map.entry("NVIDIA_VISIBLE_DEVICES", MIG_C));
     assertThat(heard).containsExactly(List.of(MIG_1G, MIG_B, MIG_A), List.of(MIG_1G, MIG_C));

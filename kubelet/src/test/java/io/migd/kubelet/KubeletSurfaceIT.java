@@ -357,7 +357,7 @@ class KubeletSurfaceIT {
         .containsEntry("NVIDIA_VISIBLE_DEVICES", slice);
     assertThat(mig.getContainerResponses(0).getCdiDevicesList())
         .extracting(d -> d.getName())
-        .containsExactly("nvidia.com/gpu=" + slice);
+        .containsExactly("k8s.migd.io/gpu=" + slice);
     assertThat(shared.getContainerResponses(0).getEnvsMap())
         .containsEntry("NVIDIA_VISIBLE_DEVICES", t4);
     assertThatThrownBy(

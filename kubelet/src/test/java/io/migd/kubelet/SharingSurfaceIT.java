@@ -120,7 +120,7 @@ class SharingSurfaceIT {
                 node.mps.root().resolve(big).resolve("shm").toString(), "/dev/shm"));
     assertThat(mpsSlice.getCdiDevicesList())
         .extracting(d -> d.getName())
-        .containsExactly("nvidia.com/gpu=" + big);
+        .containsExactly("k8s.migd.io/gpu=" + big);
 
     var timeSliced = allocate("nvidia.com/mig-1g.5gb", small.get(2) + "::0", small.get(2) + "::2");
     assertThat(timeSliced.getEnvsMap())

@@ -12,6 +12,7 @@ import io.migd.dra.FakeDraKubelet;
 import io.migd.kubelet.FakeKubelet;
 import io.migd.kubelet.FakePodResources;
 import io.migd.sim.Kubeconfig;
+import io.migd.sim.NvidiaCtkStandIn;
 import io.migd.sim.SimulatedNvml;
 import io.migd.sim.SimulatedProc;
 import java.io.IOException;
@@ -162,9 +163,10 @@ final class ChaosNode implements AutoCloseable {
   }
 
   /**
-   * migd as the node's DRA driver, as the DRA end-to-end tests start it: CDI on (its refresh
-   * command a no-op), the registration and plugin sockets in the runner's socket directory, the
-   * proc tree of this node's GPUs (GPU minor = index, as the simulator numbers them).
+   * migd as the node's DRA driver, as the DRA end-to-end tests start it: CDI on (the {@code
+   * nvidia-ctk} stand-in generating the GPU spec), the registration and plugin sockets in the
+   * runner's socket directory, the proc tree of this node's GPUs (GPU minor = index, as the
+   * simulator numbers them).
    */
   private void draEnvironment(Map<String, String> env) throws IOException {
     var gpus =
@@ -182,7 +184,13 @@ final class ChaosNode implements AutoCloseable {
     Files.createDirectories(registrySocket.getParent());
     env.put("MIGD_KUBELET_MODE", "dra");
     env.put("MIGD_CDI_ENABLED", "true");
-    env.put("MIGD_CDI_REFRESHCOMMAND", "true");
+    env.put("MIGD_CDI_NVIDIACTK", NvidiaCtkStandIn.beside(nvmlSim).toString());
+    env.put(
+        "MIGD_CDI_CONTAINERDRIVERROOT",
+        Files.createDirectories(work.resolve("driver-root")).toString());
+    Path hook = work.resolve("nvidia-cdi-hook");
+    Files.writeString(hook, "#!/bin/sh\n");
+    env.put("MIGD_CDI_HOOKPATH", hook.toString());
     env.put("MIGD_CDI_DIR", Files.createDirectories(work.resolve("cdi")).toString());
     env.put("MIGD_DRA_REGISTRYDIR", registrySocket.getParent().toString());
     env.put("MIGD_DRA_PLUGINDIR", pluginDir.resolve("plugin").toString());
