@@ -36,6 +36,15 @@ class ChartMpsTest {
     assertThat(pod.path("nodeSelector")).isEqualTo(CHART.podSpec().path("nodeSelector"));
     assertThat(pod.path("tolerations")).isEqualTo(CHART.podSpec().path("tolerations"));
     assertThat(pod.path("runtimeClassName")).isEqualTo(CHART.podSpec().path("runtimeClassName"));
+    String terms =
+        pod.path("affinity")
+            .path("nodeAffinity")
+            .path("requiredDuringSchedulingIgnoredDuringExecution")
+            .toString();
+    assertThat(terms)
+        .as("on every GPU node, of any node group")
+        .contains("nvidia.com/gpu.present", "feature.node.kubernetes.io/pci-10de.present")
+        .doesNotContain("migd.io/node-group");
   }
 
   @Test
