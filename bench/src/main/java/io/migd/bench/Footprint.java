@@ -1,72 +1,46 @@
 package io.migd.bench;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.migd.bench.footprint.FootprintLoad;
+import io.migd.bench.footprint.FootprintNode;
+import io.migd.bench.footprint.FootprintNode.Mode;
+import io.migd.bench.footprint.MigdProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The footprint of {@code migd serve} on a simulated 8-GPU node, run as the image runs it: the jar
- * extracted by Boot's jar mode ({@code java -Djarmode=tools -jar migd.jar extract}), started as
- * {@code java <options> -jar <dir>/migd.jar serve --simulate=8 x H100-SXM5-80GB
- * --migd.config=all-balanced} with the kubelet surface off. For each JVM configuration it measures,
- * over N runs: the time from process start to the first 200 of {@code /actuator/health/readiness},
- * the CPU time the process had used by then, and VmRSS after a rest. Configurations with an AOT
- * cache first make it with one training run of the same options and layout ({@code
- * -XX:AOTCacheOutput}, stopped with SIGTERM once ready, as the image's training step does).
+ * The footprint of {@code migd serve} on a simulated node of 8 H100s, run as the image runs it: the
+ * jar extracted by Boot's jar mode ({@code java -Djarmode=tools -jar migd.jar extract}), started as
+ * {@code java <options> -jar <dir>/migd.jar serve --simulate=8 x H100-SXM5-80GB}, per kubelet mode
+ * ({@link FootprintNode}: surfaces off; device plugin with the test kubelet, PodResources and the
+ * Node in the mock API server; DRA with the test DRA kubelet and {@code resource.k8s.io/v1}). For
+ * each JVM configuration and mode it measures, over N runs: the time from process start to the
+ * first 200 of {@code /actuator/health/readiness}, the CPU time used by then, and VmRSS after a
+ * rest. A configuration with an AOT cache first makes it with one training run of the same options,
+ * layout and mode ({@code -XX:AOTCacheOutput}, stopped with SIGTERM once ready).
  *
  * <p>Arguments: the extracted directory (holding {@code migd.jar} and {@code lib/}), runs per
- * configuration (default 5), seconds at rest before RSS is read (default 10), then optionally the
- * names of the configurations to run (default all) and configurations of one's own ({@code
- * "name|-Xmx48m -Xss512k|aot"}), or {@code nmt=<name>} to print the JVM's native memory summary of
- * one configuration at rest.
+ * configuration (default 3), seconds at rest before RSS is read (default 15), then any of: {@code
+ * modes=off,device-plugin,dra} (default all three), {@code nmt} (one more run per configuration
+ * with {@code -XX:NativeMemoryTracking=summary}, printing {@code jcmd VM.native_memory summary} and
+ * the threads at rest), {@code load} (one more run under a scrape storm and a reshape or claim
+ * burst, {@link FootprintLoad}), names of the configurations below (default {@code image-aot}), and
+ * configurations of one's own ({@code "name|-Xmx48m env:MALLOC_ARENA_MAX=2|aot"}).
  */
 public final class Footprint {
-  private static final String GPUS = String.join(",", Collections.nCopies(8, "H100-SXM5-80GB"));
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofMillis(200)).build();
+  /** An option {@code env:NAME=value} is an environment variable of the process. */
+  public static final String ENV = MigdProcess.ENV;
 
   /**
-   * An option {@code env:NAME=value} is an environment variable of the process, not a JVM option.
-   */
-  public static final String ENV = "env:";
-
-  private static final Pattern LISTENING =
-      Pattern.compile("http listening address=\\S+ port=(\\d+)");
-
-  /**
-   * (b): the serial collector (one GC thread, no concurrent machinery), C1 only, a heap sized for
-   * the daemon's live set (about 25 MB after a full GC with the API document built) rather than the
-   * machine, smaller thread stacks and code cache.
-   */
-  private static final List<String> LEAN =
-      List.of(
-          "-XX:+UseSerialGC",
-          "-XX:TieredStopAtLevel=1",
-          "-Xms8m",
-          "-Xmx64m",
-          "-Xss512k",
-          "-XX:ReservedCodeCacheSize=16m");
-
-  /**
-   * (h): what the image and the chart run (daemon/Dockerfile, helm/migd/values.yaml): (b) with a
-   * young generation of at most 8 MB (the eden's pages stay resident once touched), one compiler
-   * thread, glibc's free memory returned every 5 s, two malloc arenas, and the OpenAPI document and
-   * Swagger UI off. Public for the chaos runner, which runs migd as the image does.
+   * What the image and the chart run (daemon/Dockerfile, helm/migd/values.yaml): the serial
+   * collector, C1 only with one compiler thread, a heap for the daemon's live set with a young
+   * generation of at most 8 MB, small thread stacks and code cache, glibc's free memory returned
+   * every 5 s, two malloc arenas, and the OpenAPI document and Swagger UI off. Public for the chaos
+   * runner, which runs migd as the image does.
    */
   public static final List<String> IMAGE =
       List.of(
@@ -89,100 +63,105 @@ public final class Footprint {
 
   static final List<Config> CONFIGS =
       List.of(
-          new Config("a-defaults", List.of(), false),
-          new Config("b-lean", LEAN, false),
-          new Config("c-lean-aot", LEAN, true),
-          new Config("d-defaults-aot", List.of(), true),
-          new Config(
-              "e-lean-aot-lazy", concat(LEAN, "-Dspring.main.lazy-initialization=true"), true),
-          new Config(
-              "f-serial-c2-aot",
-              LEAN.stream().filter(o -> !o.startsWith("-XX:TieredStopAtLevel")).toList(),
-              true),
-          new Config(
-              "g-lean-aot-no-apidocs",
-              concat(
-                  concat(LEAN, "-Dspringdoc.api-docs.enabled=false"),
-                  "-Dspringdoc.swagger-ui.enabled=false"),
-              true),
-          new Config("h-image", IMAGE, false),
-          new Config("i-image-aot", IMAGE, true));
+          new Config("defaults", List.of(), false),
+          new Config("image", IMAGE, false),
+          new Config("image-aot", IMAGE, true));
 
   /** What one run measured. */
-  record Run(
-      double readyMs, double cpuMsAtReady, double rssMib, double rssAnonMib, long gpusInSync) {}
+  record Run(double readyMs, double cpuMs, double rssMib, double anonMib, long gpusInSync) {}
 
   private Footprint() {}
 
-  /** Runs the configurations and prints one line per run and a summary per configuration. */
+  /** Runs the configurations per mode and prints one line per run and a summary of each. */
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
       throw new IllegalArgumentException(
-          "usage: Footprint <extracted dir> [runs] [rest seconds]"
-              + " [names | 'name|options|aot' ... | nmt=<name>]");
+          "usage: Footprint <extracted dir> [runs] [rest seconds] [modes=off,device-plugin,dra]"
+              + " [nmt] [load] [names | 'name|options|aot' ...]");
     }
     Path app = Path.of(args[0]).toAbsolutePath();
     if (!Files.isRegularFile(app.resolve("migd.jar"))) {
       throw new IllegalArgumentException(app + " holds no migd.jar: extract it first");
     }
-    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-    int restSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
-    List<String> names = args.length > 3 ? List.of(args).subList(3, args.length) : List.of();
-    Path work = Files.createTempDirectory("migd-footprint-");
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    int rest = args.length > 2 ? Integer.parseInt(args[2]) : 15;
+    List<String> rest3 = args.length > 3 ? List.of(args).subList(3, args.length) : List.of();
+    List<Mode> modes = List.of(Mode.values());
+    boolean nmt = false;
+    boolean load = false;
+    var configs = new ArrayList<Config>();
+    for (String arg : rest3) {
+      if (arg.startsWith("modes=")) {
+        modes = Stream.of(arg.substring(6).split(",")).map(Mode::of).toList();
+      } else if (arg.equals("nmt")) {
+        nmt = true;
+      } else if (arg.equals("load")) {
+        load = true;
+      } else if (arg.contains("|")) {
+        configs.add(parse(arg));
+      } else {
+        configs.add(find(arg));
+      }
+    }
+    if (configs.isEmpty()) {
+      configs.add(find("image-aot"));
+    }
     String java = ProcessHandle.current().info().command().orElse("java");
     System.out.printf(
-        "java %s (%s), %d cores, %d runs, %d s at rest%n",
-        Runtime.version(), java, Runtime.getRuntime().availableProcessors(), runs, restSeconds);
-
-    for (String name : names) {
-      if (name.startsWith("nmt=")) {
-        String wanted = name.substring(4);
-        Config config = wanted.contains("|") ? parse(wanted) : find(wanted);
-        nativeMemory(java, app, work, config, restSeconds);
-        deleteTree(work);
-        return;
-      }
-    }
-    var configs = new ArrayList<Config>();
-    for (Config config : CONFIGS) {
-      if (names.isEmpty() || names.contains(config.name())) {
-        configs.add(config);
-      }
-    }
-    for (String name : names) {
-      if (name.contains("|")) {
-        configs.add(parse(name));
-      }
-    }
+        "java %s (%s), %d cores, %d runs, %d s at rest, load average %s%n",
+        Runtime.version(), java, Runtime.getRuntime().availableProcessors(), runs, rest, load());
     var summaries = new ArrayList<String>();
     for (Config config : configs) {
-      List<String> options = new ArrayList<>(config.options());
-      if (config.aot()) {
-        Path cache = work.resolve(config.name() + ".aot");
-        train(java, app, work, config, cache);
-        options.add("-XX:AOTCache=" + cache);
+      for (Mode mode : modes) {
+        Path work = Files.createTempDirectory("migd-footprint-");
+        String name = config.name() + " " + mode.label;
+        List<String> options = new ArrayList<>(config.options());
+        if (config.aot()) {
+          Path cache = work.resolve("migd.aot");
+          train(java, app, work, config, mode, cache);
+          options.add("-XX:AOTCache=" + cache);
+        }
+        var results = new ArrayList<Run>();
+        for (int i = 0; i < runs; i++) {
+          Run run = measure(java, app, work, options, mode, rest, i);
+          System.out.printf(
+              "%-28s run %d: ready %5.0f ms, cpu %5.0f ms, rss %5.1f MiB (anon %5.1f),"
+                  + " %d GPUs reconciled when ready, load %s%n",
+              name,
+              i + 1,
+              run.readyMs(),
+              run.cpuMs(),
+              run.rssMib(),
+              run.anonMib(),
+              run.gpusInSync(),
+              load());
+          results.add(run);
+        }
+        if (!results.isEmpty()) {
+          summaries.add(summary(name, config, results));
+        }
+        if (nmt) {
+          nativeMemory(java, app, work, options, mode, rest);
+        }
+        if (load) {
+          try (var node = FootprintNode.start(mode, Files.createTempDirectory(work, "load-"));
+              var migd = MigdProcess.start(java, app, work, options, node, "load")) {
+            migd.awaitReady();
+            TimeUnit.SECONDS.sleep(rest);
+            System.out.println(name + " " + FootprintLoad.run(migd, node));
+            migd.stop();
+          }
+        }
+        if (Boolean.getBoolean("footprint.keep")) {
+          System.out.println("kept " + work);
+        } else {
+          deleteTree(work);
+        }
       }
-      var results = new ArrayList<Run>();
-      for (int i = 0; i < runs; i++) {
-        Run run = measure(java, app, work, options, restSeconds);
-        System.out.printf(
-            "%-22s run %d: ready %5.0f ms, cpu %5.0f ms, rss %5.1f MiB (anon %5.1f), %d of 8 GPUs"
-                + " reconciled when ready%n",
-            config.name(),
-            i + 1,
-            run.readyMs(),
-            run.cpuMsAtReady(),
-            run.rssMib(),
-            run.rssAnonMib(),
-            run.gpusInSync());
-        results.add(run);
-      }
-      summaries.add(summary(config, results));
     }
     System.out.println();
-    System.out.println("configuration: median (min-max) over the runs");
+    System.out.println("configuration and mode: median (min-max) over the runs; load " + load());
     summaries.forEach(System.out::println);
-    deleteTree(work);
   }
 
   /** {@code name|options separated by spaces[|aot]}, a configuration of one's own. */
@@ -200,205 +179,83 @@ public final class Footprint {
   }
 
   /**
-   * One training run: ready, then SIGTERM, so the cache holds what start-up and a reconcile use.
+   * One training run on a node of {@code mode}: ready, then SIGTERM, so the cache holds what
+   * start-up, a reconcile and the mode's surfaces use.
    */
-  private static void train(String java, Path app, Path work, Config config, Path cache)
+  private static void train(String java, Path app, Path work, Config config, Mode mode, Path cache)
       throws Exception {
-    Files.deleteIfExists(cache);
     var options = new ArrayList<>(config.options());
     options.add("-XX:AOTCacheOutput=" + cache);
-    String label = "train-" + config.name();
-    Process process = start(java, app, work, options, label);
-    try {
-      awaitReady(process, work.resolve(label + ".log"));
-      stop(process);
-    } finally {
-      process.destroyForcibly();
+    try (var node = FootprintNode.start(mode, Files.createTempDirectory(work, "train-"));
+        var migd = MigdProcess.start(java, app, work, options, node, "train")) {
+      migd.awaitReady();
+      migd.stop();
     }
     if (!Files.isRegularFile(cache)) {
       throw new IllegalStateException("training run made no AOT cache " + cache);
     }
     System.out.printf(
-        "%-22s AOT cache %.1f MiB%n", config.name(), Files.size(cache) / (1024.0 * 1024.0));
+        "%-28s AOT cache %.1f MiB%n",
+        config.name() + " " + mode.label, Files.size(cache) / (1024.0 * 1024.0));
   }
 
   private static Run measure(
-      String java, Path app, Path work, List<String> options, int restSeconds) throws Exception {
-    long started = System.nanoTime();
-    Process process = start(java, app, work, options, "run");
-    try {
-      awaitReady(process, work.resolve("run.log"));
-      double readyMs = (System.nanoTime() - started) / 1e6;
-      double cpuMs = cpuMs(process.pid());
-      long gpusInSync = gpusInSync(work.resolve("run.log"));
-      TimeUnit.SECONDS.sleep(restSeconds);
-      if (!process.isAlive()) {
-        throw new IllegalStateException("migd exited at rest: " + process.exitValue());
-      }
-      double rss = statusKib(process.pid(), "VmRSS") / 1024.0;
-      double anon = statusKib(process.pid(), "RssAnon") / 1024.0;
-      stop(process);
-      return new Run(readyMs, cpuMs, rss, anon, gpusInSync);
-    } finally {
-      process.destroyForcibly();
-    }
-  }
-
-  private static void nativeMemory(String java, Path app, Path work, Config config, int restSeconds)
+      String java, Path app, Path work, List<String> options, Mode mode, int rest, int i)
       throws Exception {
-    var options = new ArrayList<>(config.options());
-    if (config.aot()) {
-      Path cache = work.resolve(config.name() + ".aot");
-      train(java, app, work, config, cache);
-      options.add("-XX:AOTCache=" + cache);
+    try (var node = FootprintNode.start(mode, Files.createTempDirectory(work, "run-"));
+        var migd = MigdProcess.start(java, app, work, options, node, "run-" + i)) {
+      double readyMs = migd.awaitReady();
+      double cpuMs = migd.cpuMs();
+      long inSync = migd.gpusInSync();
+      TimeUnit.SECONDS.sleep(rest);
+      var run = new Run(readyMs, cpuMs, migd.statusMib("VmRSS"), migd.statusMib("RssAnon"), inSync);
+      migd.stop();
+      return run;
     }
-    options.add("-XX:NativeMemoryTracking=summary");
-    Process process = start(java, app, work, options, "nmt");
-    try {
-      awaitReady(process, work.resolve("nmt.log"));
-      TimeUnit.SECONDS.sleep(restSeconds);
+  }
+
+  /** One run with native memory tracking: its summary and threads at rest. */
+  private static void nativeMemory(
+      String java, Path app, Path work, List<String> options, Mode mode, int rest)
+      throws Exception {
+    var tracked = new ArrayList<>(options);
+    tracked.add("-XX:NativeMemoryTracking=summary");
+    try (var node = FootprintNode.start(mode, Files.createTempDirectory(work, "nmt-"));
+        var migd = MigdProcess.start(java, app, work, tracked, node, "nmt")) {
+      migd.awaitReady();
+      TimeUnit.SECONDS.sleep(rest);
       System.out.printf(
-          "VmRSS %d KiB, RssAnon %d KiB, RssFile %d KiB%n",
-          statusKib(process.pid(), "VmRSS"),
-          statusKib(process.pid(), "RssAnon"),
-          statusKib(process.pid(), "RssFile"));
-      Path jcmd = Path.of(java).resolveSibling("jcmd");
-      var command =
-          new ProcessBuilder(
-                  jcmd.toString(), Long.toString(process.pid()), "VM.native_memory", "summary")
-              .inheritIO()
-              .start();
-      command.waitFor();
-      stop(process);
-    } finally {
-      process.destroyForcibly();
+          "NMT %s: VmRSS %.1f MiB, RssAnon %.1f MiB, RssFile %.1f MiB, threads %s%n%s",
+          mode.label,
+          migd.statusMib("VmRSS"),
+          migd.statusMib("RssAnon"),
+          migd.statusMib("RssFile"),
+          migd.threads(),
+          migd.jcmd(java, "VM.native_memory", "summary"));
+      // after the summary: the histogram's full collection changes the heap at rest
+      String histogram = migd.jcmd(java, "GC.class_histogram");
+      System.out.printf(
+          "heap after a full collection: %s%n%s%n",
+          migd.jcmd(java, "GC.heap_info").strip(),
+          String.join("\n", histogram.lines().limit(25).toList()));
+      migd.stop();
     }
   }
 
-  private static Process start(String java, Path app, Path work, List<String> options, String label)
-      throws IOException {
-    Path state = Files.createTempDirectory(work, "state-");
-    var command = new ArrayList<String>();
-    command.add(java);
-    command.add("--enable-native-access=ALL-UNNAMED");
-    options.stream().filter(option -> !option.startsWith(ENV)).forEach(command::add);
-    command.addAll(
-        List.of(
-            "-jar",
-            app.resolve("migd.jar").toString(),
-            "serve",
-            "--simulate=" + GPUS,
-            "--migd.config=all-balanced",
-            "--migd.state-dir=" + state,
-            // the kernel picks the port; migd logs the one it got
-            "--server.port=0"));
-    var builder = new ProcessBuilder(command).directory(work.toFile());
-    // the simulated GPUs in memory, no kubelet, no Kubernetes: the node as the image's training
-    // sees it
-    builder.environment().remove("NVML_SIM_STATE");
-    builder.environment().remove("NODE_NAME");
-    builder.environment().remove("JAVA_TOOL_OPTIONS");
-    builder.environment().put("MIGD_KUBELET_ENABLED", "false");
-    for (String option : options) {
-      if (option.startsWith(ENV)) {
-        String[] variable = option.substring(ENV.length()).split("=", 2);
-        builder.environment().put(variable[0], variable[1]);
-      }
-    }
-    builder.redirectErrorStream(true);
-    builder.redirectOutput(work.resolve(label + ".log").toFile());
-    return builder.start();
+  /** The machine's load average (1, 5, 15 minutes): the numbers' context on a shared machine. */
+  static String load() throws java.io.IOException {
+    String[] loadavg = Files.readString(Path.of("/proc/loadavg")).split(" ");
+    return loadavg[0] + " " + loadavg[1] + " " + loadavg[2];
   }
 
-  /** Waits for the {@code http listening} line in {@code log}, then for readiness on that port. */
-  private static void awaitReady(Process process, Path log) throws Exception {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    int port = awaitListening(process, log, deadline);
-    var request =
-        HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("migd exited before ready: " + process.exitValue());
-      }
-      try {
-        if (HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException refused) {
-        // listening was logged, so this is a hiccup; the deadline bounds the retries
-      }
-      TimeUnit.MILLISECONDS.sleep(10);
-    }
-    throw new IllegalStateException("migd not ready within " + READY_TIMEOUT);
-  }
-
-  /** The port of the {@code http listening} line migd logs once its web server listens. */
-  private static int awaitListening(Process process, Path log, long deadline) throws Exception {
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("migd exited before it listened: " + process.exitValue());
-      }
-      Matcher listening = LISTENING.matcher(Files.readString(log));
-      if (listening.find()) {
-        return Integer.parseInt(listening.group(1));
-      }
-      TimeUnit.MILLISECONDS.sleep(10);
-    }
-    throw new IllegalStateException("migd did not listen within " + READY_TIMEOUT);
-  }
-
-  /** SIGTERM, as the kubelet stops the pod; an AOT training run writes its cache on this exit. */
-  private static void stop(Process process) throws InterruptedException {
-    process.destroy();
-    if (!process.waitFor(120, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("migd did not stop within 120 s of SIGTERM");
-    }
-  }
-
-  /**
-   * How many GPUs the reconciler had logged in sync by the time the daemon said ready: a daemon
-   * that is ready before it has reconciled would advertise a node it has not made yet.
-   */
-  private static long gpusInSync(Path log) throws IOException {
-    try (Stream<String> lines = Files.lines(log)) {
-      return lines.filter(line -> line.contains("state=success")).count();
-    }
-  }
-
-  /** User and system time of the process and its waited-for children (the simulator's tool). */
-  private static double cpuMs(long pid) throws IOException {
-    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    // fields from the state (field 3): utime 14, stime 15, cutime 16, cstime 17; ticks of 10 ms
-    long ticks = 0;
-    for (int field = 14; field <= 17; field++) {
-      ticks += Long.parseLong(fields[field - 3]);
-    }
-    return ticks * 10.0;
-  }
-
-  private static long statusKib(long pid, String key) throws IOException {
-    try (Stream<String> lines = Files.lines(Path.of("/proc", Long.toString(pid), "status"))) {
-      return lines
-          .filter(line -> line.startsWith(key + ":"))
-          .map(line -> line.substring(key.length() + 1).trim().split("\\s+")[0])
-          .mapToLong(Long::parseLong)
-          .findFirst()
-          .orElseThrow();
-    }
-  }
-
-  private static String summary(Config config, List<Run> runs) {
+  private static String summary(String name, Config config, List<Run> runs) {
     return String.format(
-        "%-22s ready %s ms | cpu to ready %s ms | rss %s MiB | rss anon %s MiB | %s%s",
-        config.name(),
+        "%-28s ready %s ms | cpu to ready %s ms | rss %s MiB | rss anon %s MiB | %s%s",
+        name,
         stats(runs, Run::readyMs, "%.0f"),
-        stats(runs, Run::cpuMsAtReady, "%.0f"),
+        stats(runs, Run::cpuMs, "%.0f"),
         stats(runs, Run::rssMib, "%.1f"),
-        stats(runs, Run::rssAnonMib, "%.1f"),
+        stats(runs, Run::anonMib, "%.1f"),
         String.join(" ", config.options()),
         config.aot() ? " + AOT cache" : "");
   }
@@ -411,15 +268,9 @@ public final class Footprint {
         format + " (" + format + "-" + format + ")", median, sorted[0], sorted[n - 1]);
   }
 
-  private static List<String> concat(List<String> options, String option) {
-    var all = new ArrayList<>(options);
-    all.add(option);
-    return List.copyOf(all);
-  }
-
-  private static void deleteTree(Path root) throws IOException {
+  private static void deleteTree(Path root) throws java.io.IOException {
     try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 }
