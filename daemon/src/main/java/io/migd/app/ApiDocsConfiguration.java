@@ -2,11 +2,18 @@ package io.migd.app;
 
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
 import java.util.List;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
@@ -50,6 +57,60 @@ class ApiDocsConfiguration implements WebMvcConfigurer {
                             "migd.auth.mode=token: the token of migd.auth.token-file;"
                                 + " kubernetes: a Kubernetes token allowed to update this node")))
         .addSecurityItem(new SecurityRequirement().addList("bearer"));
+  }
+
+  /**
+   * The refusals every call of {@code /api/v1} may get besides its own answers: {@code 401} and
+   * {@code 403} from the authentication, {@code 503} with {@code Retry-After} while migd cannot
+   * answer yet.
+   */
+  @Bean
+  OpenApiCustomizer refusalsOfEveryCall() {
+    return api ->
+        api.getPaths()
+            .values()
+            .forEach(
+                path ->
+                    path.readOperations()
+                        .forEach(
+                            operation ->
+                                operation
+                                    .getResponses()
+                                    .addApiResponse(
+                                        "401",
+                                        problem(
+                                            "no bearer token, or one migd does not accept (header"
+                                                + " WWW-Authenticate: Bearer)"))
+                                    .addApiResponse(
+                                        "403",
+                                        problem(
+                                            "migd.auth.mode=kubernetes: the token's user may not"
+                                                + " update this node"))
+                                    .addApiResponse(
+                                        "503",
+                                        problem(
+                                                "migd cannot answer now: the first reconcile has"
+                                                    + " not ended, a GPU reset holds NVML, NVML"
+                                                    + " failed, the config file is invalid, or the"
+                                                    + " API server does not answer an access"
+                                                    + " review")
+                                            .addHeaderObject(
+                                                "Retry-After",
+                                                new Header()
+                                                    .description(
+                                                        "seconds to wait before trying again")
+                                                    .schema(new IntegerSchema())))));
+  }
+
+  private static ApiResponse problem(String description) {
+    return new ApiResponse()
+        .description(description)
+        .content(
+            new Content()
+                .addMediaType(
+                    "application/problem+json",
+                    new MediaType()
+                        .schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))));
   }
 
   @Override

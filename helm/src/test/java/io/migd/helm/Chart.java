@@ -60,6 +60,17 @@ final class Chart {
         });
   }
 
+  /**
+   * The objects the chart renders with the values file {@code file} and these {@code --set} values.
+   */
+  static Manifests render(Path file, Map<String, Object> values) {
+    return render(
+        t -> {
+          values.forEach(t::set);
+          return t.withValuesFile(file).withKubeVersion(KUBERNETES);
+        });
+  }
+
   static Path valuesPath(String name) {
     return Path.of("src", "test", "resources", "values", name + ".yaml");
   }
