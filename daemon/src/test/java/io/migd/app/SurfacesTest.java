@@ -110,6 +110,7 @@ class SurfacesTest {
         Surfaces.of(
             mps(),
             snapshot,
+            Optional.empty(),
             Optional.of(pool),
             Optional.empty(),
             Optional.empty(),
