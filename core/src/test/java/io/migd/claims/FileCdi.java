@@ -24,7 +24,7 @@ final class FileCdi implements ClaimCdi {
     var lines = new ArrayList<String>();
     for (CdiDevice d : devices) {
       ids.add("k8s.migd.io/claim=" + claimUid + "-" + d.deviceName());
-      ids.add("nvidia.com/gpu=" + d.gpuUuid());
+      ids.add("nvidia.com/gpu=" + d.device().gpuUuid());
       lines.add(d.toString());
     }
     try {

@@ -7,9 +7,9 @@ import static io.migd.pool.Pools.dynamic;
 import static io.migd.pool.Pools.fixed;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.migd.claims.ClaimedDevices;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.Usage;
+import io.migd.ownership.ClaimedDevices;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,10 @@
 package io.migd.bench.fragmentation;
 
-import io.migd.claims.ClaimedDevice;
 import io.migd.layout.LiveGpuInstance;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.CheckpointClaim.Kind;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimKey;
 import io.migd.pool.DeviceTaints;
 import io.migd.pool.Facts;
 import io.migd.pool.GpuFacts;
@@ -15,25 +18,22 @@ import java.util.List;
 /**
  * migd's pool as {@link PoolBuilder} publishes it for an all-dynamic node whose claims are all
  * prepared: each held device is a GPU instance NVML shows (one compute instance spanning it) and a
- * completed {@link ClaimedDevice} that owns it, as the checkpoint would record it.
+ * completed claim ({@link CheckpointClaim}) that owns it, as the checkpoint would record it.
  */
 final class MigdPool {
   /** A claim's device: its name, GPU, profile, placement and GPU instance id. */
   record Held(String device, GpuFacts gpu, GpuFacts.MigProfile profile, int start, int giId) {
-    ClaimedDevice claimed() {
-      return new ClaimedDevice(
-          "uid-" + giId,
-          "default",
-          "claim-" + giId,
-          device,
-          gpu.gpu(),
-          gpu.uuid(),
-          giId,
-          0,
-          start,
-          profile.sliceCount(),
-          Facts.migUuid(gpu, giId, 0),
-          true);
+    CheckpointClaim claimed() {
+      var made =
+          new ClaimDevice.Made(
+              device,
+              gpu.gpu(),
+              gpu.uuid(),
+              new ClaimDevice.MigInstance(giId, 0, Facts.migUuid(gpu, giId, 0)));
+      return new CheckpointClaim(
+          new ClaimKey("uid-" + giId, "default", "claim-" + giId),
+          true,
+          List.of(new CheckpointClaim.Device(made, Kind.CREATED, List.of(), List.of(), "")));
     }
   }
 
@@ -51,7 +51,7 @@ final class MigdPool {
           new PoolGpu(
               gpu, instances.length == 0 ? Facts.migOff(gpu) : Facts.migOn(gpu, instances), true));
     }
-    List<ClaimedDevice> claimed = held.stream().map(Held::claimed).toList();
+    List<CheckpointClaim> claimed = held.stream().map(Held::claimed).toList();
     return PoolBuilder.build(
             new PoolBuilder.Input(driver, node, poolGpus, () -> claimed, DeviceTaints.NONE, false))
         .content();
