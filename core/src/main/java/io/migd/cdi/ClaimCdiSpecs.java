@@ -3,6 +3,7 @@ package io.migd.cdi;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.migd.claims.CdiDevice;
 import io.migd.claims.ClaimCdi;
+import io.migd.ownership.ClaimDevice;
 import io.migd.reconcile.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -120,12 +121,17 @@ public final class ClaimCdiSpecs implements ClaimCdi {
   private List<DeviceNode> nodesOf(CdiDevice device) {
     var nodes = new ArrayList<DeviceNode>();
     nodes.add(DeviceNode.of("/dev/nvidia" + device.gpuMinor()));
-    if (device.isMig()) {
-      nodes.add(DeviceNode.of(capabilities.gpuInstance(device.gpuMinor(), device.gpuInstanceId())));
-      nodes.add(
-          DeviceNode.of(
-              capabilities.computeInstance(
-                  device.gpuMinor(), device.gpuInstanceId(), device.computeInstanceId())));
+    switch (device.device()) {
+      case ClaimDevice.Whole _ -> {}
+      case ClaimDevice.Made(var name, var gpu, var uuid, var mig) -> {
+        nodes.add(DeviceNode.of(capabilities.gpuInstance(device.gpuMinor(), mig.gpuInstanceId())));
+        nodes.add(
+            DeviceNode.of(
+                capabilities.computeInstance(
+                    device.gpuMinor(), mig.gpuInstanceId(), mig.computeInstanceId())));
+      }
+      case ClaimDevice.Planned p ->
+          throw new IllegalStateException(p.name() + ": a planned placement has no CDI device");
     }
     return nodes;
   }

@@ -1,55 +1,57 @@
 package io.migd.claims;
 
+import io.migd.layout.GpuIndex;
+import io.migd.ownership.ClaimDevice;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * One device of a prepared claim, as its CDI spec needs it.
- *
- * @param deviceName the pool's device name, {@code gpu-0} or {@code gpu-0-mig-1g10gb-19-0}
- * @param gpuMinor the minor number of the GPU ({@code /dev/nvidia<minor>}), the parent of a MIG
- *     device
- * @param gpuUuid the UUID of that GPU, {@code GPU-...}, never a MIG UUID
- * @param gpuInstanceId the GPU-instance id of a MIG device, -1 for a whole GPU
- * @param computeInstanceId the compute-instance id of a MIG device, -1 for a whole GPU
+ * One device of a prepared claim, as its CDI spec needs it: the device as it exists (a whole GPU or
+ * a made MIG device, never a placement not made yet) and the minor number of its GPU ({@code
+ * /dev/nvidia<minor>}, the parent of a MIG device).
  */
-public record CdiDevice(
-    String deviceName, int gpuMinor, String gpuUuid, int gpuInstanceId, int computeInstanceId) {
+public record CdiDevice(ClaimDevice device, int gpuMinor) {
   /** The CDI vendor and class of migd's per-claim specs. */
   public static final String CLAIM_KIND = "k8s.migd.io/claim";
 
-  /** Validates the ids: both -1 (a whole GPU) or both at least 0 (a MIG device). */
+  /** Checks the device exists and the minor number. */
   public CdiDevice {
-    Objects.requireNonNull(deviceName, "deviceName");
-    Objects.requireNonNull(gpuUuid, "gpuUuid");
-    if (gpuMinor < 0) {
-      throw new IllegalArgumentException(deviceName + ": GPU minor " + gpuMinor + " is negative");
-    }
-    boolean whole = gpuInstanceId == -1 && computeInstanceId == -1;
-    if (!whole && (gpuInstanceId < 0 || computeInstanceId < 0)) {
+    Objects.requireNonNull(device, "device");
+    if (device instanceof ClaimDevice.Planned) {
       throw new IllegalArgumentException(
-          deviceName
-              + ": GPU-instance id "
-              + gpuInstanceId
-              + " and compute-instance id "
-              + computeInstanceId
-              + " must both be -1 (a whole GPU) or both at least 0");
+          device.name() + ": a placement whose instance is not made has no CDI device");
+    }
+    if (gpuMinor < 0) {
+      throw new IllegalArgumentException(
+          device.name() + ": GPU minor " + gpuMinor + " is negative");
     }
   }
 
   /** A whole GPU. */
   public static CdiDevice wholeGpu(String deviceName, int gpuMinor, String gpuUuid) {
-    return new CdiDevice(deviceName, gpuMinor, gpuUuid, -1, -1);
+    return new CdiDevice(
+        new ClaimDevice.Whole(deviceName, new GpuIndex(gpuMinor), gpuUuid), gpuMinor);
   }
 
-  /** Whether this is a MIG device (it has GPU- and compute-instance ids). */
-  public boolean isMig() {
-    return gpuInstanceId >= 0;
+  /** A MIG device of GPU instance {@code giId}, compute instance {@code ciId}. */
+  public static CdiDevice mig(String deviceName, int gpuMinor, String gpuUuid, int giId, int ciId) {
+    return new CdiDevice(
+        new ClaimDevice.Made(
+            deviceName,
+            new GpuIndex(gpuMinor),
+            gpuUuid,
+            new ClaimDevice.MigInstance(giId, ciId, "")),
+        gpuMinor);
+  }
+
+  /** The pool's device name, {@code gpu-0} or {@code gpu-0-mig-1g10gb-19-0}. */
+  public String deviceName() {
+    return device.name();
   }
 
   /** The CDI device name in the claim's spec: {@code <claim UID>-<device name>}. */
   public String cdiName(String claimUid) {
-    return claimUid + "-" + deviceName;
+    return claimUid + "-" + device.name();
   }
 
   /**

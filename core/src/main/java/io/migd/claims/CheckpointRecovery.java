@@ -1,9 +1,11 @@
 package io.migd.claims;
 
-import io.migd.claims.CheckpointClaim.Device;
-import io.migd.claims.CheckpointClaim.Kind;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveGpuInstance;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.CheckpointClaim.Device;
+import io.migd.ownership.CheckpointClaim.Kind;
+import io.migd.ownership.ClaimDevice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,14 +22,15 @@ import org.slf4j.LoggerFactory;
 final class CheckpointRecovery {
   private static final Logger log = LoggerFactory.getLogger(CheckpointRecovery.class);
 
+  private final ClaimRecords records;
   private final ClaimCheckpoint checkpoint;
   private final ClaimInstances instances;
   private final ClaimCdi cdi;
   private final GpuLanes lanes;
 
-  CheckpointRecovery(
-      ClaimCheckpoint checkpoint, ClaimInstances instances, ClaimCdi cdi, GpuLanes lanes) {
-    this.checkpoint = checkpoint;
+  CheckpointRecovery(ClaimRecords records, ClaimInstances instances, ClaimCdi cdi, GpuLanes lanes) {
+    this.records = records;
+    this.checkpoint = records.checkpoint();
     this.instances = instances;
     this.cdi = cdi;
     this.lanes = lanes;
@@ -62,8 +65,8 @@ final class CheckpointRecovery {
     }
     for (GpuIndex gpu : dynamic) {
       try {
-        var owners = ClaimPreparer.owners(checkpoint, gpu, "");
-        for (var swept : lanes.run(gpu, () -> instances.sweep(gpu, owners))) {
+        var owners = records.others(null, gpu);
+        for (var swept : lanes.run(gpu, () -> instances.sweep(gpu, owners, gi -> true))) {
           LiveGpuInstance gi = swept.instance();
           found.add(
               swept.kept()
@@ -87,7 +90,7 @@ final class CheckpointRecovery {
         lanes.run(
             d.gpu(),
             () -> {
-              instances.release(d, ClaimPreparer.owners(checkpoint, d.gpu(), uid), true);
+              instances.release(d.device(), records.others(claim.claim(), d.gpu()), true);
               return null;
             });
       }
@@ -104,15 +107,31 @@ final class CheckpointRecovery {
         devices.add(d);
         continue;
       }
-      Optional<LiveGpuInstance> now = lanes.run(d.gpu(), () -> instances.find(d));
+      if (d.device() instanceof ClaimDevice.Whole) {
+        devices.add(d);
+        continue;
+      }
+      Optional<LiveGpuInstance> now = lanes.run(d.gpu(), () -> instances.find(d.device()));
+      var ci = now.flatMap(gi -> gi.computeInstances().stream().findFirst());
       if (now.isEmpty()) {
         found.add(new RecoveryFinding.Gone(claim.claim(), d.name()));
         devices.add(d);
         continue;
       }
-      var ci = now.get().computeInstances().stream().findFirst();
-      String uuid = ci.map(c -> c.uuid()).orElse(d.migUuid());
-      devices.add(d.made(now.get().id(), ci.map(c -> c.id()).orElse(d.computeInstanceId()), uuid));
+      if (ci.isEmpty()) {
+        // an unprepare cut short between its two destroys: the claim keeps it until the retry
+        found.add(new RecoveryFinding.Adopted(claim.claim(), d.name(), d.device().deviceUuid()));
+        devices.add(d);
+        continue;
+      }
+      String uuid = ci.get().uuid();
+      devices.add(
+          d.with(
+              new ClaimDevice.Made(
+                  d.name(),
+                  d.gpu(),
+                  d.device().gpuUuid(),
+                  new ClaimDevice.MigInstance(now.get().id(), ci.get().id(), uuid))));
       found.add(new RecoveryFinding.Adopted(claim.claim(), d.name(), uuid));
     }
     if (!devices.equals(claim.devices())) {

@@ -1,9 +1,9 @@
 package io.migd.claims;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import io.migd.claims.CheckpointClaim.Device;
-import io.migd.claims.CheckpointClaim.Kind;
-import io.migd.layout.GpuIndex;
+import io.migd.claims.CheckpointFormat.Body;
+import io.migd.claims.CheckpointFormat.Stored;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.reconcile.AtomicFiles;
 import io.migd.reconcile.MisconfiguredPathException;
 import java.io.IOException;
@@ -18,7 +18,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
@@ -55,37 +54,6 @@ public final class ClaimCheckpoint implements ClaimedDevices {
     record Corrupt(String reason, Path keptAt) implements Loaded {}
   }
 
-  record StoredDevice(
-      String name,
-      String kind,
-      int gpu,
-      String gpuUuid,
-      int giProfileId,
-      int gpuInstanceId,
-      int computeInstanceId,
-      int placementStart,
-      int placementSize,
-      String migUuid,
-      List<String> requestNames,
-      List<String> cdiDeviceIds,
-      // added after format 1 shipped: absent in older files, and left out when null so their
-      // checksum (over the re-serialised content) still matches
-      @JsonInclude(JsonInclude.Include.NON_NULL) String deviceClass) {}
-
-  record StoredPod(String namespace, String name, String uid, List<String> containers) {}
-
-  record StoredClaim(
-      String uid,
-      String namespace,
-      String name,
-      String state,
-      List<StoredDevice> devices,
-      @JsonInclude(JsonInclude.Include.NON_NULL) List<StoredPod> pods) {}
-
-  record Body(String bootId, List<StoredClaim> claims) {}
-
-  record Stored(Integer formatVersion, String checksum, String bootId, List<StoredClaim> claims) {}
-
   private final Path file;
   private final String bootId;
   private final Loaded loaded;
@@ -121,7 +89,7 @@ public final class ClaimCheckpoint implements ClaimedDevices {
       if (!stored.bootId().equals(bootId)) {
         return new ClaimCheckpoint(file, bootId, new Loaded.OtherBoot(stored.bootId()), Map.of());
       }
-      stored.claims().forEach(c -> read.put(c.uid(), fromStored(c)));
+      stored.claims().forEach(c -> read.put(c.uid(), CheckpointFormat.fromStored(c)));
     } catch (IOException | JacksonException | IllegalArgumentException | NullPointerException e) {
       return new ClaimCheckpoint(file, bootId, corrupt(file, e), Map.of());
     }
@@ -177,11 +145,6 @@ public final class ClaimCheckpoint implements ClaimedDevices {
   /** The claim of this UID, if the checkpoint holds it. */
   public Optional<CheckpointClaim> get(String uid) {
     return Optional.ofNullable(claims.get(uid));
-  }
-
-  /** Every claim, in the order they were first written. */
-  public List<CheckpointClaim> claims() {
-    return List.copyOf(claims.values());
   }
 
   /** Records the claim (replacing its earlier record) and writes the file through. */
@@ -265,7 +228,7 @@ public final class ClaimCheckpoint implements ClaimedDevices {
         now = claims;
         at = version;
       }
-      var stored = now.values().stream().map(ClaimCheckpoint::toStored).toList();
+      var stored = now.values().stream().map(CheckpointFormat::toStored).toList();
       var body = new Body(bootId, stored);
       String text =
           JSON.writerWithDefaultPrettyPrinter()
@@ -281,31 +244,8 @@ public final class ClaimCheckpoint implements ClaimedDevices {
   }
 
   @Override
-  public List<ClaimedDevice> all() {
-    return claims.values().stream()
-        .flatMap(
-            c ->
-                c.devices().stream()
-                    .filter(d -> d.kind() != Kind.ADMIN_ACCESS)
-                    .map(
-                        d ->
-                            new ClaimedDevice(
-                                c.claim().uid(),
-                                c.claim().namespace(),
-                                c.claim().name(),
-                                d.name(),
-                                d.gpu(),
-                                d.gpuUuid(),
-                                d.gpuInstanceId(),
-                                d.computeInstanceId(),
-                                d.placementStart(),
-                                d.placementSize(),
-                                d.migUuid(),
-                                c.completed(),
-                                d.kind() == Kind.CREATED,
-                                d.deviceClass(),
-                                c.pods())))
-        .toList();
+  public List<CheckpointClaim> claims() {
+    return List.copyOf(claims.values());
   }
 
   private static String checksum(Body body) {
@@ -316,71 +256,5 @@ public final class ClaimCheckpoint implements ClaimedDevices {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }
-  }
-
-  private static StoredClaim toStored(CheckpointClaim c) {
-    return new StoredClaim(
-        c.claim().uid(),
-        c.claim().namespace(),
-        c.claim().name(),
-        c.completed() ? "prepareCompleted" : "prepareStarted",
-        c.devices().stream()
-            .map(
-                d ->
-                    new StoredDevice(
-                        d.name(),
-                        d.kind().name(),
-                        d.gpu().value(),
-                        d.gpuUuid(),
-                        d.giProfileId(),
-                        d.gpuInstanceId(),
-                        d.computeInstanceId(),
-                        d.placementStart(),
-                        d.placementSize(),
-                        d.migUuid(),
-                        d.requestNames(),
-                        d.cdiDeviceIds(),
-                        d.deviceClass()))
-            .toList(),
-        c.pods().stream()
-            .map(p -> new StoredPod(p.namespace(), p.name(), p.uid(), p.containers()))
-            .toList());
-  }
-
-  private static CheckpointClaim fromStored(StoredClaim c) {
-    boolean completed =
-        switch (c.state()) {
-          case "prepareCompleted" -> true;
-          case "prepareStarted" -> false;
-          case null, default ->
-              throw new IllegalArgumentException(
-                  "claim " + c.uid() + ": unknown state " + c.state());
-        };
-    return new CheckpointClaim(
-        new ClaimKey(c.uid(), c.namespace(), c.name()),
-        completed,
-        c.devices().stream()
-            .map(
-                d ->
-                    new Device(
-                        d.name(),
-                        Kind.valueOf(d.kind()),
-                        new GpuIndex(d.gpu()),
-                        d.gpuUuid(),
-                        d.giProfileId(),
-                        d.gpuInstanceId(),
-                        d.computeInstanceId(),
-                        d.placementStart(),
-                        d.placementSize(),
-                        d.migUuid(),
-                        d.requestNames(),
-                        d.cdiDeviceIds(),
-                        Objects.requireNonNullElse(d.deviceClass(), "")))
-            .toList(),
-        c.pods() == null
-            ? List.of()
-            : c.pods().stream()
-                .map(p -> new ReservedPod(p.namespace(), p.name(), p.uid(), p.containers()))
-                .toList());
   }
 }

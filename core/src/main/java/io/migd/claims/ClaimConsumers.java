@@ -1,6 +1,7 @@
 package io.migd.claims;
 
 import io.migd.claims.ClaimSource.ClaimReadException;
+import io.migd.ownership.ReservedPod;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

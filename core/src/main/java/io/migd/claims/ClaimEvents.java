@@ -1,6 +1,7 @@
 package io.migd.claims;
 
 import io.migd.layout.GpuIndex;
+import io.migd.ownership.ClaimKey;
 import java.time.Duration;
 import java.util.Set;
 

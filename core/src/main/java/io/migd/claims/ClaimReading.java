@@ -2,6 +2,7 @@ package io.migd.claims;
 
 import io.migd.claims.ClaimSource.ClaimReadException;
 import io.migd.layout.GpuIndex;
+import io.migd.ownership.ClaimKey;
 import io.migd.pool.DeviceOrigin;
 import io.migd.pool.PoolContent;
 import io.migd.pool.PoolDevice;

@@ -47,21 +47,24 @@ final class GpuLanes implements AutoCloseable {
     }
   }
 
-  /** Runs {@code work} on the GPU's thread after {@code delay}; a failure is logged. */
+  /**
+   * Runs {@code work} on the GPU's thread after {@code delay} (without one: queued at once, behind
+   * the work queued before); a failure is logged.
+   */
   void later(GpuIndex gpu, Duration delay, Runnable work) {
-    timer.schedule(
-        () ->
-            lane(gpu)
-                .execute(
-                    () -> {
-                      try {
-                        work.run();
-                      } catch (RuntimeException e) {
-                        log.warn("gpu={} delayed claim work failed: {}", gpu, e.toString(), e);
-                      }
-                    }),
-        delay.toNanos(),
-        TimeUnit.NANOSECONDS);
+    Runnable logged =
+        () -> {
+          try {
+            work.run();
+          } catch (RuntimeException e) {
+            log.warn("gpu={} delayed claim work failed: {}", gpu, e.toString(), e);
+          }
+        };
+    if (delay.isZero()) {
+      lane(gpu).execute(logged);
+      return;
+    }
+    timer.schedule(() -> lane(gpu).execute(logged), delay.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   private ExecutorService lane(GpuIndex gpu) {

@@ -1,5 +1,7 @@
 package io.migd.claims;
 
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.ClaimKey;
 import java.util.List;
 import java.util.Objects;
 
@@ -8,11 +10,18 @@ public sealed interface PrepareAnswer {
   /** The claim answered. */
   ClaimKey claim();
 
-  /** The claim's devices are ready (none when no result of the claim is migd's). */
-  record Prepared(ClaimKey claim, List<AnsweredDevice> devices) implements PrepareAnswer {
+  /**
+   * The claim's devices are ready (none when no result of the claim is migd's), each answered with
+   * its request names and CDI IDs.
+   *
+   * @param pool the pool the devices are in (the node's name)
+   */
+  record Prepared(ClaimKey claim, String pool, List<CheckpointClaim.Device> devices)
+      implements PrepareAnswer {
     /** Copies the list. */
     public Prepared {
       Objects.requireNonNull(claim);
+      Objects.requireNonNull(pool);
       devices = List.copyOf(devices);
     }
   }

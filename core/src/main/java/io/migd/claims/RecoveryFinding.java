@@ -1,6 +1,7 @@
 package io.migd.claims;
 
 import io.migd.layout.GpuIndex;
+import io.migd.ownership.ClaimKey;
 
 /** What a restart ({@link ClaimPreparer#recover}) found and did, one sentence each. */
 public sealed interface RecoveryFinding {

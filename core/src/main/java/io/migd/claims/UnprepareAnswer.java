@@ -1,5 +1,6 @@
 package io.migd.claims;
 
+import io.migd.ownership.ClaimKey;
 import java.util.Objects;
 
 /** What became of one claim of an unprepare call. */

@@ -3,6 +3,7 @@ package io.migd.devices;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.Usage;
 import io.migd.pool.DeviceTaints;
+import io.migd.pool.HealthMarks;
 import io.migd.reconcile.GpuReset;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * XIDs ({@link DeviceHealth#isApplicationXid}) taint nothing. Thread-safe; NVML is asked outside
  * the lock.
  */
-public final class DraTaints {
+public final class DraTaints implements HealthMarks {
   private static final Logger log = LoggerFactory.getLogger(DraTaints.class);
 
   private record Where(GpuIndex gpu, int gpuInstanceId) {}
@@ -132,6 +133,7 @@ public final class DraTaints {
    * instance NVML gives the same id (GPU instance ids are reused: issue 29). A mark whose instance
    * has not been seen yet stays: the XID may have come before the observation that shows it.
    */
+  @Override
   public void instancesObserved(GpuIndex gpu, Set<Integer> gpuInstanceIds) {
     var gone = new ArrayList<Where>();
     synchronized (this) {
@@ -164,6 +166,7 @@ public final class DraTaints {
    * The health marks now, for the pool to turn into taints: each GPU or GPU instance's latest
    * critical XID, and {@code gpu-lost} for each GPU of {@code lostGpus}.
    */
+  @Override
   public DeviceTaints marks(Set<GpuIndex> lostGpus) {
     var marks = new ArrayList<DeviceTaints.Mark>();
     synchronized (this) {

@@ -1,7 +1,7 @@
 package io.migd.devices;
 
 import io.migd.layout.ObservedGpu;
-import io.migd.pool.PciSysfs;
+import io.migd.layout.PciSysfs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,11 +1,12 @@
 package io.migd.plan;
 
-import io.migd.claims.ClaimedDevice;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuTarget;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.Usage;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimedDevice;
 import io.migd.profiles.GpuModel;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -72,7 +73,7 @@ public final class DynamicPlanner {
     var holders = new LinkedHashSet<String>();
     var reasons = new ArrayList<String>();
     for (LiveGpuInstance gi : observed.gpuInstances()) {
-      if (claimed.stream().anyMatch(d -> !d.wholeGpu() && d.gpuInstanceId() == gi.id())) {
+      if (claimed.stream().anyMatch(d -> d.device().owns(gi))) {
         continue;
       }
       List<String> users = distinct(usage.holdersOf(gpu, gi.id()));
@@ -91,19 +92,18 @@ public final class DynamicPlanner {
                 + " exists");
       }
     }
-    for (ClaimedDevice device : claimed) {
-      boolean shown =
-          device.wholeGpu()
-              || observed.gpuInstances().stream().anyMatch(gi -> gi.id() == device.gpuInstanceId());
-      if (device.completed() && !shown) {
-        String claim = "claim " + device.claimNamespace() + "/" + device.claimName();
-        holders.add(claim);
+    for (ClaimedDevice claim : claimed) {
+      if (claim.completed()
+          && claim.device() instanceof ClaimDevice.Made(var name, var _, var _, var mig)
+          && observed.gpuInstances().stream().noneMatch(claim.device()::owns)) {
+        String holder = claim.key().holder();
+        holders.add(holder);
         reasons.add(
-            claim
+            holder
                 + " owns GPU instance "
-                + device.gpuInstanceId()
+                + mig.gpuInstanceId()
                 + " ("
-                + device.deviceName()
+                + name
                 + "), which NVML does not show; the claim check unprepares the claim");
       }
     }

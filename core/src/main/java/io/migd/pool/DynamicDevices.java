@@ -1,6 +1,6 @@
 package io.migd.pool;
 
-import io.migd.claims.ClaimedDevice;
+import io.migd.layout.DeviceNames;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
@@ -8,7 +8,10 @@ import io.migd.layout.ObservedGpu;
 import io.migd.layout.Usage;
 import io.migd.nvml.InstancePlacement;
 import io.migd.nvml.ProcessInfo;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimedDevice;
 import io.migd.pool.PlacementOrder.Spot;
+import io.migd.profiles.Placement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -81,7 +84,7 @@ final class DynamicDevices {
     }
 
     List<Instance> instances = instances(observed);
-    boolean wholeClaimed = claimed.stream().anyMatch(ClaimedDevice::wholeGpu);
+    boolean wholeClaimed = claimed.stream().anyMatch(c -> c.device() instanceof ClaimDevice.Whole);
     var spots = new ArrayList<Spot>();
     facts.profiles().forEach(p -> p.placements().forEach(at -> spots.add(new Spot(p, at))));
 
@@ -148,7 +151,10 @@ final class DynamicDevices {
         boolean claimedHere =
             claimed.stream()
                 .anyMatch(
-                    c -> c.gpuInstanceId() == i.gi().id() && c.computeInstanceId() == ci.id());
+                    c ->
+                        c.device() instanceof ClaimDevice.Made(var _, var _, var _, var mig)
+                            && mig.gpuInstanceId() == i.gi().id()
+                            && mig.computeInstanceId() == ci.id());
         if (claimedHere && ci.profile().hasComputeInstancePart()) {
           var at = new InstancePlacement(i.gi().placement().start(), i.gi().placement().size());
           devices.add(
@@ -169,18 +175,7 @@ final class DynamicDevices {
   private List<Instance> instances(ObservedGpu observed) {
     var instances = new ArrayList<Instance>();
     for (LiveGpuInstance gi : observed.gpuInstances()) {
-      String name =
-          DeviceNames.mig(
-              facts.minor(), gi.profile().toString(), gi.profileId(), gi.placement().start());
-      Optional<ClaimedDevice> owner =
-          claimed.stream()
-              .filter(
-                  c ->
-                      !c.wholeGpu()
-                          && (c.deviceName().equals(name)
-                              || (c.gpuInstanceId() == gi.id()
-                                  && c.placementStart() == gi.placement().start())))
-              .findFirst();
+      Optional<ClaimedDevice> owner = claimed.stream().filter(c -> c.device().owns(gi)).findFirst();
       List<Integer> pids =
           observed.processes().stream()
               .filter(p -> p.gpuInstanceId() == gi.id())
@@ -222,12 +217,10 @@ final class DynamicDevices {
 
   /** Whether a claim or a busy instance holds memory slices the spot needs. */
   private boolean occupied(Spot spot, List<Instance> instances) {
-    for (ClaimedDevice c : claimed) {
-      if (c.placementStart() >= 0 && c.placementSize() > 0) {
-        if (spot.overlaps(c.placementStart(), c.placementSize())) {
-          return true;
-        }
-      }
+    var at = new Placement(spot.at().start(), spot.at().size());
+    var observed = instances.stream().map(Instance::gi).toList();
+    if (claimed.stream().anyMatch(c -> c.device().overlaps(at, observed))) {
+      return true;
     }
     return instances.stream().anyMatch(i -> (!i.unowned() || !i.idle()) && i.overlaps(spot));
   }
@@ -235,8 +228,8 @@ final class DynamicDevices {
   /** The MIG UUID of the device named so: its claim's, else its instance's when it exists. */
   private String uuid(String name, Optional<Instance> there) {
     return claimed.stream()
-        .filter(c -> c.deviceName().equals(name) && !c.migUuid().isEmpty())
-        .map(ClaimedDevice::migUuid)
+        .filter(c -> c.deviceName().equals(name) && c.device() instanceof ClaimDevice.Made)
+        .map(c -> c.device().deviceUuid())
         .findFirst()
         .or(
             () ->

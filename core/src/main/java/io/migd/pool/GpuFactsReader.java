@@ -2,6 +2,7 @@ package io.migd.pool;
 
 import io.migd.layout.ModelSource;
 import io.migd.layout.ObservedGpu;
+import io.migd.layout.PciSysfs;
 import io.migd.nvml.CudaVersion;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.GpuArchitecture;

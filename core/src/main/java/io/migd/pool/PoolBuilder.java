@@ -1,7 +1,7 @@
 package io.migd.pool;
 
-import io.migd.claims.ClaimedDevices;
 import io.migd.layout.GpuIndex;
+import io.migd.ownership.ClaimedDevices;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,7 +1,5 @@
 package io.migd.pool;
 
-import io.migd.claims.ClaimedDevices;
-import io.migd.devices.DraTaints;
 import io.migd.handoff.LatestWins;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveGpuInstance;
@@ -9,6 +7,7 @@ import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlReturn;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.OutcomeListener;
@@ -95,7 +94,7 @@ public final class PoolSurface implements OutcomeListener {
   private final Function<ObservedGpu, GpuFacts> factsReader;
   private final Supplier<ObservedNode> observed;
   private final ClaimedDevices claimed;
-  private final DraTaints health;
+  private final HealthMarks health;
   private final LatestWins<Publication> handoff;
   private final Map<String, GpuFacts> facts = new ConcurrentHashMap<>();
   private final Object building = new Object();
@@ -118,7 +117,7 @@ public final class PoolSurface implements OutcomeListener {
       Function<ObservedGpu, GpuFacts> factsReader,
       Supplier<ObservedNode> observed,
       ClaimedDevices claimed,
-      DraTaints health,
+      HealthMarks health,
       Consumer<Publication> sink) {
     this.settings = Objects.requireNonNull(settings);
     this.factsReader = Objects.requireNonNull(factsReader);

@@ -1,5 +1,6 @@
 package io.migd.pool;
 
+import io.migd.layout.DeviceNames;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.Usage;

@@ -1,12 +1,14 @@
 package io.migd.reconcile;
 
-import io.migd.claims.ClaimedDevice;
-import io.migd.claims.ClaimedDevices;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimedDevice;
+import io.migd.ownership.ClaimedDevices;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Usage in DRA mode: what another source says (processes, and the instances PodResources lists
@@ -27,25 +29,35 @@ final class ClaimUsage implements UsageSource {
     return others.usage(observed).merge(of(claims.all()));
   }
 
-  /** The usage prepared claims' devices make. */
+  /**
+   * The usage prepared claims' devices make: a whole GPU holds the GPU, a made instance its compute
+   * instance. A placement whose instance is not made yet holds no instance: the instance its
+   * prepare makes is the claim's by its placement ({@link ClaimDevice#owns}), and no other instance
+   * of the GPU is the claim's.
+   */
   static Usage of(List<ClaimedDevice> devices) {
     var holders = new HashMap<Usage.SliceKey, List<String>>();
     for (ClaimedDevice d : devices) {
-      var key =
-          d.wholeGpu()
-              ? new Usage.SliceKey(d.gpu(), Usage.WHOLE_GPU, Usage.ALL_COMPUTE_INSTANCES)
-              : new Usage.SliceKey(d.gpu(), d.gpuInstanceId(), d.computeInstanceId());
-      String holder = holder(d);
-      var list = holders.computeIfAbsent(key, k -> new ArrayList<>());
-      if (!list.contains(holder)) {
-        list.add(holder);
-      }
+      Optional<Usage.SliceKey> key =
+          switch (d.device()) {
+            case ClaimDevice.Whole w ->
+                Optional.of(
+                    new Usage.SliceKey(w.gpu(), Usage.WHOLE_GPU, Usage.ALL_COMPUTE_INSTANCES));
+            case ClaimDevice.Made m ->
+                Optional.of(
+                    new Usage.SliceKey(
+                        m.gpu(), m.instance().gpuInstanceId(), m.instance().computeInstanceId()));
+            case ClaimDevice.Planned _ -> Optional.empty();
+          };
+      String holder = d.key().holder();
+      key.ifPresent(
+          k -> {
+            var list = holders.computeIfAbsent(k, x -> new ArrayList<>());
+            if (!list.contains(holder)) {
+              list.add(holder);
+            }
+          });
     }
     return new Usage(holders);
-  }
-
-  /** How a claim is named as a holder. */
-  static String holder(ClaimedDevice device) {
-    return "claim " + device.claimNamespace() + "/" + device.claimName();
   }
 }

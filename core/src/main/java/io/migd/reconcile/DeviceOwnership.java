@@ -1,6 +1,6 @@
 package io.migd.reconcile;
 
-import io.migd.claims.ClaimedDevices;
+import io.migd.ownership.ClaimedDevices;
 import java.util.Objects;
 
 /**

@@ -1,8 +1,8 @@
 package io.migd.reconcile;
 
-import io.migd.claims.ClaimedDevice;
-import io.migd.claims.ClaimedDevices;
 import io.migd.layout.GpuIndex;
+import io.migd.ownership.ClaimedDevice;
+import io.migd.ownership.ClaimedDevices;
 
 /**
  * Whether a GPU is turning from dynamic to static (DESIGN section 12: it withdraws its unprepared

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,7 +115,8 @@ final class GpuReconcile {
                       + " holds in use changed while its plan was made; it is planned again")
               : GpuResult.of(recheck);
         }
-        var held = claimsHolding(gpu, observed, plan);
+        var held =
+            allocatedWhileDynamic(gpu, resolution).or(() -> claimsHolding(gpu, observed, plan));
         if (held.isPresent()) {
           listener.planAbandoned(gpu, plan);
           yield held.get();
@@ -139,6 +142,26 @@ final class GpuReconcile {
   }
 
   /**
+   * Blocked when the GPU is static now and a claim is allocated one of the dynamic devices the pool
+   * still publishes for it (DRA mode, a GPU turning from dynamic to static): prepared, that claim
+   * would need an instance the plan may take or destroy.
+   */
+  private Optional<GpuResult> allocatedWhileDynamic(GpuIndex gpu, Resolution resolution) {
+    if (!(resolution instanceof Resolution.Target(var target, _)) || target.dynamic()) {
+      return Optional.empty();
+    }
+    return blockedByClaims(
+        gpu,
+        () -> guard.claimsOfDynamicDevices(gpu),
+        " turns from dynamic to static, but the claims of its dynamic devices could not be checked",
+        claims ->
+            " turns from dynamic to static: its unprepared devices are withdrawn, and its layout"
+                + " waits until no claim is allocated or prepared on it (claim "
+                + String.join(", claim ", claims)
+                + ")");
+  }
+
+  /**
    * Blocked when a claim's allocation names a static device the plan removes (DRA mode); the plan's
    * listeners have withdrawn those devices, so no later allocation can name them.
    */
@@ -151,38 +174,44 @@ final class GpuReconcile {
     if (removed.isEmpty()) {
       return Optional.empty();
     }
+    return blockedByClaims(
+        gpu,
+        () -> guard.claimsHolding(removed),
+        ": its plan removes "
+            + String.join(", ", removed)
+            + ", but the claims could not be checked",
+        claims ->
+            ": claim "
+                + String.join(", claim ", claims)
+                + " is allocated a device the plan removes ("
+                + String.join(", ", removed)
+                + "); the plan waits until no claim names it");
+  }
+
+  /**
+   * Blocked, naming the claims the guard answers (none: not blocked), or when the guard cannot
+   * answer; {@code unchecked} and {@code holding} complete the sentence after {@code GPU <index>}.
+   */
+  private static Optional<GpuResult> blockedByClaims(
+      GpuIndex gpu,
+      Supplier<List<String>> ask,
+      String unchecked,
+      Function<List<String>, String> holding) {
     List<String> claims;
     try {
-      claims = guard.claimsHolding(removed);
+      claims = ask.get();
     } catch (RuntimeException e) {
-      log.warn(
-          "gpu={} cannot check the claims of the devices its plan removes: {}",
-          gpu,
-          e.getMessage());
+      log.warn("gpu={} cannot check the claims: {}", gpu, e.getMessage());
       return Optional.of(
           new GpuResult.Blocked(
-              List.of(),
-              "GPU "
-                  + gpu
-                  + ": its plan removes "
-                  + String.join(", ", removed)
-                  + ", but the claims could not be checked ("
-                  + e.getMessage()
-                  + "); the plan waits"));
+              List.of(), "GPU " + gpu + unchecked + " (" + e.getMessage() + "); the plan waits"));
     }
     if (claims.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(
         new GpuResult.Blocked(
-            claims.stream().map(c -> "claim " + c).toList(),
-            "GPU "
-                + gpu
-                + ": claim "
-                + String.join(", claim ", claims)
-                + " is allocated a device the plan removes ("
-                + String.join(", ", removed)
-                + "); the plan waits until no claim names it"));
+            claims.stream().map(c -> "claim " + c).toList(), "GPU " + gpu + holding.apply(claims)));
   }
 
   private GpuResult verify(Resolution resolution, GpuIndex gpu, Plan plan, Instant start) {

@@ -222,7 +222,7 @@ final class NodeDecider {
                   + " migd.kubelet.mode=device-plugin)");
       case Resolution.Target(var target, _) when turningStatic(gpu, resolution) -> {
         var claims =
-            ownership.claims().on(gpu).stream().map(ClaimUsage::holder).distinct().toList();
+            ownership.claims().on(gpu).stream().map(d -> d.key().holder()).distinct().toList();
         yield new Decision.Blocked(
             claims,
             "GPU "

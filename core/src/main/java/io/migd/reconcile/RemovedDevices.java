@@ -1,11 +1,11 @@
 package io.migd.reconcile;
 
+import io.migd.layout.DeviceNames;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
 import io.migd.plan.Plan;
 import io.migd.plan.Step;
-import io.migd.pool.DeviceNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.migd.reconcile;
 
+import io.migd.layout.GpuIndex;
 import java.util.List;
 
 /**
@@ -20,4 +21,14 @@ public interface StaticDeviceGuard {
    * @return the holding claims, empty when none
    */
   List<String> claimsHolding(List<String> deviceNames);
+
+  /**
+   * The claims ({@code namespace/name}) allocated a device the pool publishes for {@code gpu} as
+   * dynamic (a placement, or the GPU whole), asked before a plan changes a GPU that is static now:
+   * a GPU turning from dynamic to static withdraws those devices first, then its plan waits until
+   * no claim is allocated one (DESIGN section 12). Empty when the pool publishes none for it.
+   */
+  default List<String> claimsOfDynamicDevices(GpuIndex gpu) {
+    return List.of();
+  }
 }

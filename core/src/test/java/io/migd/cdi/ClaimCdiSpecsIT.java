@@ -91,7 +91,7 @@ class ClaimCdiSpecsIT {
     var ids =
         specs.write(
             CLAIM,
-            List.of(new CdiDevice("gpu-0-mig-1g10gb-19-3", minor, nvml.uuid(h100), giId, ciId)));
+            List.of(CdiDevice.mig("gpu-0-mig-1g10gb-19-3", minor, nvml.uuid(h100), giId, ciId)));
 
     assertThat(minor).isZero();
     assertThat(giId).isEqualTo(10);

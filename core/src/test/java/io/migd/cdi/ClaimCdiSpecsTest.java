@@ -93,7 +93,7 @@ class ClaimCdiSpecsTest {
 
   @Test
   void aMigDeviceGetsItsGpuAndTheCapabilityNodesOfItsInstances() throws Exception {
-    var mig = new CdiDevice("gpu-2-mig-1g10gb-19-3", 2, GPU_UUID, 9, 0);
+    var mig = CdiDevice.mig("gpu-2-mig-1g10gb-19-3", 2, GPU_UUID, 9, 0);
     var whole = CdiDevice.wholeGpu("gpu-0", 0, "GPU-other");
 
     var ids = specs.write(CLAIM, List.of(mig, whole));
@@ -138,7 +138,7 @@ class ClaimCdiSpecsTest {
 
   @Test
   void aMissingAccessFileFailsNamingItAndWritesNothing() {
-    var mig = new CdiDevice("gpu-5-mig-1g10gb-19-0", 5, GPU_UUID, 13, 0);
+    var mig = CdiDevice.mig("gpu-5-mig-1g10gb-19-0", 5, GPU_UUID, 13, 0);
 
     assertThatThrownBy(() -> specs.write(CLAIM, List.of(mig)))
         .isInstanceOf(UncheckedIOException.class)

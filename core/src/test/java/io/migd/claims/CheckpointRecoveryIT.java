@@ -8,6 +8,7 @@ import io.migd.claims.RecoveryFinding.Destroyed;
 import io.migd.claims.RecoveryFinding.KeptInUse;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveGpuInstance;
+import io.migd.ownership.ClaimedDevice;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -103,7 +104,7 @@ class CheckpointRecoveryIT {
 
     assertThat(rig.preparer.claimed().all())
         .singleElement()
-        .matches(d -> d.claimUid().equals("kept"));
+        .matches(d -> d.key().uid().equals("kept"));
     assertThat(rig.instances(0)).singleElement().matches(gi -> gi.placement().start() == 1);
   }
 }

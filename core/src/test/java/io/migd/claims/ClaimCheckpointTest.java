@@ -3,10 +3,14 @@ package io.migd.claims;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.migd.claims.CheckpointClaim.Device;
-import io.migd.claims.CheckpointClaim.Kind;
 import io.migd.layout.GpuIndex;
 import io.migd.reconcile.MisconfiguredPathException;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.CheckpointClaim.Device;
+import io.migd.ownership.CheckpointClaim.Kind;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimKey;
+import io.migd.ownership.ReservedPod;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,7 +103,7 @@ class ClaimCheckpointTest {
         .singleElement()
         .satisfies(
             d -> {
-              assertThat(d.migUuid()).isEqualTo("MIG-1");
+              assertThat(d.device().deviceUuid()).isEqualTo("MIG-1");
               assertThat(d.deviceClass()).isEmpty();
               assertThat(d.pods()).isEmpty();
             });
@@ -114,16 +118,12 @@ class ClaimCheckpointTest {
             true,
             List.of(
                 new Device(
-                    "gpu-0-mig-3g-4",
+                    new ClaimDevice.Made(
+                        "gpu-0-mig-3g-4",
+                        new GpuIndex(0),
+                        "GPU-0",
+                        new ClaimDevice.MigInstance(2, 0, "MIG-1")),
                     Kind.CREATED,
-                    new GpuIndex(0),
-                    "GPU-0",
-                    9,
-                    2,
-                    0,
-                    4,
-                    4,
-                    "MIG-1",
                     List.of("req-0"),
                     List.of(),
                     "mig.nvidia.com")),

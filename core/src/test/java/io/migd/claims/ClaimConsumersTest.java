@@ -6,6 +6,7 @@ import io.migd.claims.AllocatedClaim.Consumer;
 import io.migd.claims.ClaimSource.ClaimReadException;
 import io.migd.claims.ConsumerPod.Container;
 import io.migd.claims.ConsumerPod.PodClaim;
+import io.migd.ownership.ReservedPod;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

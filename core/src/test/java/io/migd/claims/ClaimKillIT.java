@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,6 +97,27 @@ class ClaimKillIT {
                       .isInstanceOf(PrepareAnswer.Prepared.class),
               List.of("nvmlComputeInstanceDestroy@0#1", "nvmlGpuInstanceDestroy@0#1")));
 
+  /**
+   * A kill after the claim's instances are made and its CDI spec written, before its completed
+   * record: the restart undoes the started claim (instances and spec), and the kubelet's retry
+   * prepares it again.
+   */
+  @Test
+  void convergesAfterAKillBetweenTheCdiSpecAndTheCompletedRecord() throws Exception {
+    var s = SCENARIOS.getFirst();
+    killAndRecover(
+        new Scenario(
+            "prepare, killed after its CDI spec",
+            s.operation(),
+            s.uid(),
+            s.gpu(),
+            s.profile(),
+            s.start(),
+            s.setup(),
+            List.of()),
+        "CDI");
+  }
+
   @TestFactory
   Stream<DynamicTest> convergesAfterAKillAfterEveryStateChangingCall() {
     return SCENARIOS.stream()
@@ -152,7 +174,8 @@ class ClaimKillIT {
 
   private void killAndRecover(Scenario s, String call) throws Exception {
     Path dir =
-        Files.createDirectories(root.resolve(SCENARIOS.indexOf(s) + "-" + call.replace('#', '-')));
+        Files.createDirectories(
+            root.resolve(s.name().replace(' ', '_') + "-" + call.replace('#', '-')));
     try (var rig = ClaimsRig.start(dir, MODELS)) {
       String device = setUp(rig, s);
       String keeperUuid = migUuidAt(rig, 0, 6);
@@ -170,7 +193,9 @@ class ClaimKillIT {
       assertThat(rig.preparer.claimed().all())
           .anyMatch(
               d ->
-                  d.claimUid().equals("keeper") && d.completed() && d.migUuid().equals(keeperUuid));
+                  d.key().uid().equals("keeper")
+                      && d.completed()
+                      && d.device().deviceUuid().equals(keeperUuid));
 
       var claim = rig.allocate(s.uid(), device);
       if (s.operation().equals("prepare")) {
@@ -205,7 +230,7 @@ class ClaimKillIT {
         var index = new GpuIndex(gpu);
         assertThat(owned)
             .as("owner of GPU %d instance %s after %s", gpu, gi, found)
-            .anyMatch(d -> d.gpu().equals(index) && d.gpuInstanceId() == gi.id());
+            .anyMatch(d -> d.gpu().equals(index) && d.device().owns(gi));
         if (whole) {
           assertThat(gi.computeInstances()).as("GPU %d instance %s", gpu, gi).isNotEmpty();
         }

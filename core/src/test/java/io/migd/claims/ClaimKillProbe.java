@@ -15,6 +15,9 @@ final class ClaimKillProbe {
   /** The exit status of a process killed by SIGKILL. */
   static final int KILLED = 137;
 
+  /** The fault that ends the probe right after the claim's CDI spec is written. */
+  static final String CDI_KILL = "CDI=KILL";
+
   private ClaimKillProbe() {}
 
   /** Runs the probe and waits for it; returns its exit status. */
@@ -54,11 +57,32 @@ final class ClaimKillProbe {
   public static void main(String[] args) {
     Path dir = Path.of(args[0]);
     var rig = ClaimsRig.attach(dir);
+    if (args[1].equals(CDI_KILL)) {
+      rig.cdiWriter = killedAfterWriting(rig.cdi);
+    } else {
+      rig.sim.require("faults", args[1]);
+    }
     rig.preparer = rig.newPreparer();
-    rig.sim.require("faults", args[1]);
     var claim = rig.allocate(args[3], args[4]);
     Object answer = args[2].equals("prepare") ? rig.prepare(claim) : rig.unprepare(claim);
     System.out.println("not killed: " + answer);
     System.exit(0);
+  }
+
+  /** {@code cdi}, ending the process as SIGKILL would right after it wrote a spec. */
+  private static ClaimCdi killedAfterWriting(ClaimCdi cdi) {
+    return new ClaimCdi() {
+      @Override
+      public List<String> write(String claimUid, List<CdiDevice> devices) {
+        cdi.write(claimUid, devices);
+        Runtime.getRuntime().halt(KILLED);
+        throw new IllegalStateException("halted");
+      }
+
+      @Override
+      public void remove(String claimUid) {
+        cdi.remove(claimUid);
+      }
+    };
   }
 }

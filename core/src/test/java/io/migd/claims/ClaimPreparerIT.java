@@ -8,6 +8,10 @@ import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.InstancePlacement;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimKey;
+import io.migd.ownership.ReservedPod;
 import io.migd.pool.DeviceOrigin;
 import io.migd.profiles.Placement;
 import java.io.IOException;
@@ -81,18 +85,26 @@ class ClaimPreparerIT {
     String migUuid = rig.instances(0).getFirst().computeInstances().getFirst().uuid();
     assertThat(answer.devices())
         .containsExactly(
-            new AnsweredDevice(
+            new CheckpointClaim.Device(
+                new ClaimDevice.Made(
+                    device,
+                    new GpuIndex(0),
+                    gpuUuid(0),
+                    new ClaimDevice.MigInstance(
+                        rig.instances(0).getFirst().id(),
+                        rig.instances(0).getFirst().computeInstances().getFirst().id(),
+                        migUuid)),
+                CheckpointClaim.Kind.CREATED,
                 List.of("req-0"),
-                ClaimsRig.POOL,
-                device,
-                List.of("k8s.migd.io/claim=c1-" + device)));
+                List.of("k8s.migd.io/claim=c1-" + device),
+                ""));
     assertThat(rig.preparer.claimed().all())
         .singleElement()
         .satisfies(
             owned -> {
-              assertThat(owned.migUuid()).isEqualTo(migUuid);
+              assertThat(owned.device().deviceUuid()).isEqualTo(migUuid);
               assertThat(owned.completed()).isTrue();
-              assertThat(owned.placementStart()).isEqualTo(4);
+              assertThat(owned.device().owns(rig.instances(0).getFirst())).isTrue();
             });
     assertThat(rig.cdi.spec("c1")).hasSize(1);
   }
@@ -111,6 +123,18 @@ class ClaimPreparerIT {
                 + " NVML_ERROR_IN_USE (")
         .doesNotContain("io.migd")
         .doesNotContain("Exception");
+  }
+
+  @Test
+  void aSweepWhoseGpuTurnedStaticBeforeItsTurnLeavesTheGpuToTheReconcile() {
+    LiveGpuInstance halfMade = rig.halfMadeInstance(0, "1g.5gb", 0);
+    rig.staticGpus.add(new GpuIndex(0));
+
+    rig.preparer.sweepHalfMade(new GpuIndex(0));
+    // queued on GPU 0's lane behind the sweep: when it answers, the sweep has had its turn
+    rig.prepare(rig.allocate("after", rig.deviceAt(0, "1g.5gb", 6)));
+
+    assertThat(rig.instances(0)).contains(halfMade);
   }
 
   @Test
@@ -135,7 +159,7 @@ class ClaimPreparerIT {
     prepared(rig.prepare(rig.allocate("c1", rig.deviceAt(0, "1g.5gb", 2))));
 
     assertThat(rig.instances(0)).containsExactly(idle);
-    assertThat(rig.preparer.claimed().all().getFirst().migUuid())
+    assertThat(rig.preparer.claimed().all().getFirst().device().deviceUuid())
         .isEqualTo(idle.computeInstances().getFirst().uuid());
   }
 
@@ -193,7 +217,7 @@ class ClaimPreparerIT {
     assertThat(((UnprepareAnswer.Failed) refused).error()).contains("process 77 (worker)");
     assertThat(rig.preparer.claimed().all())
         .singleElement()
-        .matches(d -> d.claimUid().equals("c1"));
+        .matches(d -> d.key().uid().equals("c1"));
     assertThat(rig.instances(0)).containsExactly(mine);
 
     rig.sim.require("detach", "--pid", "77");
@@ -212,7 +236,7 @@ class ClaimPreparerIT {
     assertThat(rig.prepare(claim)).isEqualTo(first);
     assertThat(rig.instances(0)).isEqualTo(instances);
     assertThat(first.devices())
-        .extracting(AnsweredDevice::requestNames)
+        .extracting(CheckpointClaim.Device::requestNames)
         .containsExactly(List.of("req-0"), List.of("req-1"));
 
     assertThat(rig.unprepare(ClaimsRig.key("never")))
@@ -234,7 +258,7 @@ class ClaimPreparerIT {
 
     prepared(rig.prepare(rig.allocate("user", device)));
     assertThat(prepared(rig.prepare(admin)).devices())
-        .extracting(AnsweredDevice::device)
+        .extracting(CheckpointClaim.Device::name)
         .containsExactly(device);
     assertThat(rig.unprepare(admin)).isInstanceOf(UnprepareAnswer.Unprepared.class);
     assertThat(rig.instances(0)).hasSize(1);
@@ -389,15 +413,7 @@ class ClaimPreparerIT {
     rig.preparer.close();
     rig.preparer =
         new ClaimPreparer(
-            rig.claims,
-            rig::pool,
-            _ -> true,
-            rig.nvml,
-            ClaimsRig.CATALOG,
-            peeking,
-            rig.settings(),
-            ClaimEvents.NONE,
-            rig.claims);
+            rig.claims, rig.node(), peeking, rig.settings(), ClaimEvents.NONE, rig.claims);
 
     prepared(rig.prepare(rig.allocate("static", "static-gpu-1")));
 

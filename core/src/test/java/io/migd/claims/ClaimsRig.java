@@ -1,5 +1,7 @@
 package io.migd.claims;
 
+import io.migd.execute.Executor;
+import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
@@ -8,6 +10,7 @@ import io.migd.nvml.InstancePlacement;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.ffm.FfmNvml;
 import io.migd.nvml.ffm.NvmlLibrary;
+import io.migd.ownership.ClaimKey;
 import io.migd.pool.DeviceOrigin;
 import io.migd.pool.PoolContent;
 import io.migd.pool.PoolDevice;
@@ -16,6 +19,7 @@ import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.Placement;
+import io.migd.reconcile.UsageSource;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,8 +56,16 @@ final class ClaimsRig implements AutoCloseable {
   /** Every NVML function this process called, in order. */
   final List<String> calls;
 
+  /** GPUs the reconcile made static (the preparer's claim work on them is the reconcile's). */
+  final Set<GpuIndex> staticGpus = ConcurrentHashMap.newKeySet();
+
   Duration reclaimAfter = Duration.ZERO;
   ClaimEvents events = ClaimEvents.NONE;
+
+  /** What writes the claims' CDI specs: {@link #cdi}, unless a test wraps it. */
+  ClaimCdi cdiWriter;
+
+  UsageSource pods = ClaimNode.NO_PODS;
   ClaimPreparer preparer;
 
   private ClaimsRig(Path dir, SimulatedNvml sim, Nvml nvml, List<String> calls) {
@@ -63,6 +75,7 @@ final class ClaimsRig implements AutoCloseable {
     this.nvml = nvml;
     this.observer = new NodeObserver(nvml, CATALOG);
     this.cdi = new FileCdi(dir.resolve("cdi"));
+    this.cdiWriter = cdi;
   }
 
   /** A fresh node of {@code models} (MIG disabled), its state shared through {@code dir}. */
@@ -107,16 +120,19 @@ final class ClaimsRig implements AutoCloseable {
   }
 
   ClaimPreparer newPreparer() {
-    return new ClaimPreparer(
-        claims,
-        this::pool,
-        gpu -> !unreconciled.contains(gpu),
+    return new ClaimPreparer(claims, node(), cdiWriter, settings(), events, claims);
+  }
+
+  /** The node the preparer works on: every GPU dynamic unless {@link #staticGpus} names it. */
+  ClaimNode node() {
+    return new ClaimNode(
         nvml,
         CATALOG,
-        cdi,
-        settings(),
-        events,
-        claims);
+        new Executor(nvml, ProgressListener.NONE),
+        pods,
+        this::pool,
+        gpu -> !unreconciled.contains(gpu),
+        gpu -> !staticGpus.contains(gpu));
   }
 
   /** A restart: a new preparer over the same checkpoint, recovered with every GPU dynamic. */

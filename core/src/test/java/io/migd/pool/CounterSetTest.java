@@ -2,7 +2,8 @@ package io.migd.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.migd.claims.ClaimedDevices;
+import io.migd.layout.DeviceNames;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.profiles.GiProfile;
 import io.migd.profiles.GpuModel;
 import java.util.ArrayList;

@@ -9,7 +9,6 @@ import static io.migd.pool.Pools.devices;
 import static io.migd.pool.Pools.dynamic;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.migd.claims.ClaimedDevice;
 import io.migd.layout.GpuIndex;
 import io.migd.nvml.ProcessInfo;
 import java.util.LinkedHashMap;
@@ -278,20 +277,7 @@ class DynamicGpuTest {
   void keepsPublishingAComputeInstanceAClaimPreparedWhileTheGpuWasStatic() {
     String device = "gpu-0-mig-2c4g40gb-5-0-ci2";
     var split = Facts.split(H100, 3, "4g.40gb", 0, 0, 1, 0, 1, 2, 2);
-    var owner =
-        new ClaimedDevice(
-            "uid-s",
-            "default",
-            "s",
-            device,
-            GPU0,
-            H100.uuid(),
-            3,
-            1,
-            0,
-            4,
-            Facts.migUuid(H100, 3, 1),
-            true);
+    var owner = claimed(H100, "s", device, 3, 1);
     BuiltPool pool =
         build(List.of(dynamic(H100, Facts.migOn(H100, split))), claims(owner), DeviceTaints.NONE);
 
@@ -345,9 +331,7 @@ class DynamicGpuTest {
     BuiltPool pool =
         build(
             List.of(dynamic(H100, Facts.migOff(H100))),
-            claims(
-                new ClaimedDevice(
-                    "uid-w", "default", "w", "gpu-0", GPU0, H100.uuid(), -1, -1, -1, -1, "", true)),
+            claims(Pools.wholeClaimed(H100, "w")),
             DeviceTaints.NONE);
 
     assertThat(pool.freePlacements(GPU0).values()).containsOnly(0);

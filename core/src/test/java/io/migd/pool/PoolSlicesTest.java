@@ -8,8 +8,8 @@ import static io.migd.pool.Pools.dynamic;
 import static io.migd.pool.Pools.fixed;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.migd.claims.ClaimedDevices;
 import io.migd.layout.GpuIndex;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.profiles.GpuModel;
 import java.util.ArrayList;
 import java.util.HashMap;

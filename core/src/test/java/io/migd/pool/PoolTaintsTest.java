@@ -8,12 +8,12 @@ import static io.migd.pool.Pools.fixed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.migd.claims.ClaimedDevices;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
 import io.migd.nvml.NvmlException;
 import io.migd.nvml.NvmlReturn;
+import io.migd.ownership.ClaimedDevices;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,12 @@
 package io.migd.pool;
 
-import io.migd.claims.ClaimedDevice;
-import io.migd.claims.ClaimedDevices;
 import io.migd.layout.ObservedGpu;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.CheckpointClaim.Kind;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimKey;
+import io.migd.ownership.ClaimedDevice;
+import io.migd.ownership.ClaimedDevices;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -29,26 +33,44 @@ final class Pools {
     return new PoolGpu(facts, observed, false);
   }
 
-  /** A completed claim owning the device at GPU instance {@code giId}, compute instance 0. */
+  /**
+   * A completed claim owning the device at GPU instance {@code giId}, compute instance 0 (at {@code
+   * start}/{@code size}, as NVML shows it: the claim records the instance's ids).
+   */
   static ClaimedDevice claimed(
       GpuFacts facts, String claim, String device, int giId, int start, int size) {
-    return new ClaimedDevice(
-        "uid-" + claim,
-        "default",
+    return claimed(facts, claim, device, giId, 0);
+  }
+
+  /**
+   * A completed claim owning the MIG device of GPU instance {@code giId}, compute instance {@code
+   * ciId}.
+   */
+  static ClaimedDevice claimed(GpuFacts facts, String claim, String device, int giId, int ciId) {
+    return owner(
         claim,
-        device,
-        facts.gpu(),
-        facts.uuid(),
-        giId,
-        0,
-        start,
-        size,
-        Facts.migUuid(facts, giId, 0),
-        true);
+        new ClaimDevice.Made(
+            device,
+            facts.gpu(),
+            facts.uuid(),
+            new ClaimDevice.MigInstance(giId, ciId, Facts.migUuid(facts, giId, ciId))));
+  }
+
+  /** A completed claim owning the GPU whole. */
+  static ClaimedDevice wholeClaimed(GpuFacts facts, String claim) {
+    return owner(claim, new ClaimDevice.Whole("gpu-" + facts.minor(), facts.gpu(), facts.uuid()));
+  }
+
+  private static ClaimedDevice owner(String claim, ClaimDevice device) {
+    var entry = new CheckpointClaim.Device(device, Kind.STATIC, List.of(), List.of(), "");
+    return new ClaimedDevice(
+        new CheckpointClaim(new ClaimKey("uid-" + claim, "default", claim), true, List.of(entry)),
+        entry);
   }
 
   static ClaimedDevices claims(ClaimedDevice... devices) {
-    List<ClaimedDevice> all = List.of(devices);
+    List<CheckpointClaim> all =
+        Stream.of(devices).map(d -> d.claim().with(true, List.of(d.entry()))).toList();
     return () -> all;
   }
 

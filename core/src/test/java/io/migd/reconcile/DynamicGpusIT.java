@@ -2,13 +2,17 @@ package io.migd.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.migd.claims.ClaimedDevice;
-import io.migd.claims.ClaimedDevices;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
 import io.migd.nvml.MigMode;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.CheckpointClaim.Kind;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimKey;
+import io.migd.ownership.ClaimedDevice;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.plan.Decision;
 import io.migd.profiles.GeneratedConfigs;
 import io.migd.profiles.MigConfig;
@@ -34,7 +38,8 @@ class DynamicGpusIT {
   private static SimulatedNode node;
 
   private final List<ClaimedDevice> claimed = new CopyOnWriteArrayList<>();
-  private final ClaimedDevices claims = () -> List.copyOf(claimed);
+  private final ClaimedDevices claims =
+      () -> claimed.stream().map(d -> d.claim().with(d.completed(), List.of(d.entry()))).toList();
   private final List<List<String>> guardAsked = new CopyOnWriteArrayList<>();
   private final List<String> guardAnswers = new CopyOnWriteArrayList<>();
   private final List<GpuIndex> resets = new CopyOnWriteArrayList<>();
@@ -125,22 +130,28 @@ class DynamicGpusIT {
   private static ClaimedDevice claim(
       String name, ObservedGpu gpu, LiveGpuInstance gi, boolean created) {
     var ci = gi.computeInstances().getFirst();
-    return new ClaimedDevice(
-        "uid-" + name,
+    return owner(
         "default",
         name,
-        "gpu-" + gpu.minor() + "-mig-" + gi.profile(),
-        gpu.index(),
-        gpu.uuid(),
-        gi.id(),
-        ci.id(),
-        gi.placement().start(),
-        gi.placement().size(),
-        ci.uuid(),
         true,
-        created,
-        "",
-        List.of());
+        new ClaimDevice.Made(
+            "gpu-" + gpu.minor() + "-mig-" + gi.profile(),
+            gpu.index(),
+            gpu.uuid(),
+            new ClaimDevice.MigInstance(gi.id(), ci.id(), ci.uuid())),
+        created);
+  }
+
+  /** A claim ({@code completed} or only started) owning {@code device}. */
+  static ClaimedDevice owner(
+      String namespace, String name, boolean completed, ClaimDevice device, boolean created) {
+    var entry =
+        new CheckpointClaim.Device(
+            device, created ? Kind.CREATED : Kind.STATIC, List.of(), List.of(), "");
+    return new ClaimedDevice(
+        new CheckpointClaim(
+            new ClaimKey("uid-" + name, namespace, name), completed, List.of(entry)),
+        entry);
   }
 
   @Test
@@ -281,6 +292,31 @@ class DynamicGpusIT {
   }
 
   @Test
+  void aPrepareUnderWayLeavesItsDynamicGpuInSyncBesideIdleInstances() {
+    node.reset("H100-SXM5-80GB");
+    assertThat(devicePlugin().reconcile(config("all-balanced")).succeeded()).isTrue();
+    var h100 = gpu(0);
+    var making = h100.gpuInstances().getFirst();
+    // prepareStarted: the placement is recorded, its instance just made and not recorded yet
+    claimed.add(
+        owner(
+            "default",
+            "train",
+            false,
+            new ClaimDevice.Planned(
+                "gpu-0-mig-being-made", GPU0, h100.uuid(), making.profileId(), making.placement()),
+            true));
+    var before = node.observe();
+
+    Outcome outcome = dra().reconcile(config("all-dynamic"));
+
+    assertThat(outcome.results().get(GPU0))
+        .as(outcome.results().get(GPU0).reason())
+        .isInstanceOf(GpuResult.InSync.class);
+    assertThat(node.observe()).isEqualTo(before);
+  }
+
+  @Test
   void anInstanceNoClaimOwnsThatAProcessUsesBlocksTheDynamicGpuAndStays() {
     node.reset("H100-SXM5-80GB");
     assertThat(devicePlugin().reconcile(config("all-balanced")).succeeded()).isTrue();
@@ -317,18 +353,15 @@ class DynamicGpusIT {
     assertThat(devicePlugin().reconcile(config("all-enabled")).succeeded()).isTrue();
     var h100 = gpu(0);
     claimed.add(
-        new ClaimedDevice(
-            "uid-lost",
+        owner(
             "ml",
             "lost",
-            "gpu-0-mig-1g10gb-19-0",
-            GPU0,
-            h100.uuid(),
-            9,
-            0,
-            0,
-            1,
-            "MIG-gone",
+            true,
+            new ClaimDevice.Made(
+                "gpu-0-mig-1g10gb-19-0",
+                GPU0,
+                h100.uuid(),
+                new ClaimDevice.MigInstance(9, 0, "MIG-gone")),
             true));
 
     Outcome outcome = dra().reconcile(config("all-dynamic"));
@@ -416,6 +449,39 @@ class DynamicGpusIT {
     Outcome released = dra.reconcile(config("all-1g.10gb"));
     assertThat(released.succeeded()).as(released.reason()).isTrue();
     assertThat(released.gpus().get(GPU0).turningStatic()).isFalse();
+  }
+
+  @Test
+  void aGpuTurningStaticStaysBlockedWhileAClaimIsAllocatedOneOfItsDynamicDevicesUnprepared() {
+    node.reset("H100-SXM5-80GB");
+    var pending = new CopyOnWriteArrayList<>(List.of("ml/pending"));
+    var guard =
+        new StaticDeviceGuard() {
+          @Override
+          public List<String> claimsHolding(List<String> deviceNames) {
+            return List.of();
+          }
+
+          @Override
+          public List<String> claimsOfDynamicDevices(GpuIndex gpu) {
+            return List.copyOf(pending);
+          }
+        };
+    Reconciler dra = devicePlugin().withOwnership(DeviceOwnership.dra(claims, guard));
+    assertThat(dra.reconcile(config("all-dynamic")).succeeded()).isTrue();
+    var before = node.observe();
+
+    Outcome switching = dra.reconcile(config("all-1g.10gb"));
+
+    GpuResult result = switching.results().get(GPU0);
+    assertThat(result).isInstanceOf(GpuResult.Blocked.class);
+    assertThat(((GpuResult.Blocked) result).holders()).containsExactly("claim ml/pending");
+    assertThat(result.reason()).contains("turns from dynamic to static", "allocated or prepared");
+    assertThat(node.observe()).isEqualTo(before);
+
+    pending.clear();
+    Outcome released = dra.reconcile(config("all-1g.10gb"));
+    assertThat(released.succeeded()).as(released.reason()).isTrue();
   }
 
   @Test

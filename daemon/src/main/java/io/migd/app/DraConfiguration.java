@@ -8,10 +8,11 @@ import io.migd.cdi.GpuCdiRefresh;
 import io.migd.cdi.GpuCdiSpec;
 import io.migd.claims.ClaimEvents;
 import io.migd.claims.ClaimKey;
+import io.migd.claims.ClaimNode;
 import io.migd.claims.ClaimPreparer;
 import io.migd.claims.ClaimSettings;
-import io.migd.claims.ClaimedDevices;
 import io.migd.devices.DraTaints;
+import io.migd.devices.KubeletUsage;
 import io.migd.devices.XidWatcher;
 import io.migd.dra.DraPlugin;
 import io.migd.dra.DraPluginSettings;
@@ -19,8 +20,10 @@ import io.migd.dra.GatedClaims;
 import io.migd.dra.HealthPublisher;
 import io.migd.dra.PreparingClaims;
 import io.migd.execute.Backoff;
-import io.migd.layout.GpuIndex;
+import io.migd.execute.Executor;
+import io.migd.kubelet.PodResourcesClient;
 import io.migd.layout.ModelSource;
+import io.migd.layout.Usage;
 import io.migd.metrics.DraAllocationCollector;
 import io.migd.metrics.DraMetrics;
 import io.migd.metrics.MeteredClaims;
@@ -32,7 +35,7 @@ import io.migd.node.dra.ProbedCapabilities;
 import io.migd.node.dra.PublishSettings;
 import io.migd.node.dra.ResourceSlicePublisher;
 import io.migd.node.dra.UnsupportedKubernetesException;
-import io.migd.pool.BuiltPool;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.pool.GpuFactsReader;
 import io.migd.pool.PoolSurface;
 import io.migd.profiles.GpuModelCatalog;
@@ -40,15 +43,10 @@ import io.migd.reconcile.DeviceOwnership;
 import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.ReconcileLoop;
 import io.migd.reconcile.StaticDeviceGuard;
+import io.migd.reconcile.UsageSource;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,6 +111,26 @@ class DraConfiguration {
             new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1))));
   }
 
+  /**
+   * The kubelet's PodResources: a node switched to DRA mode without draining still has pods the
+   * device plugin gave MIG slices; their instances are in use (DESIGN section 12, "Who owns what").
+   */
+  @Bean(destroyMethod = "close")
+  PodResourcesClient draPodResources(MigdProperties properties) {
+    return new PodResourcesClient(properties.kubelet().podResourcesSocket());
+  }
+
+  /**
+   * The reconcile's usage in dra mode (static plans, {@code GET /api/v1/gpus}): NVML's processes
+   * and the device-plugin pods PodResources lists. Nothing calls {@code Allocate} in dra mode, so
+   * there is no grace to keep.
+   */
+  @Bean
+  KubeletUsage kubeletUsage(
+      UsageSource processUsage, PodResourcesClient podResources, MigdProperties properties) {
+    return DevicePluginPods.usage(processUsage, podResources, properties.kubelet());
+  }
+
   @Bean
   KubernetesClaimSource claimSource(
       KubernetesClient client, MigdProperties properties, @Value("${NODE_NAME}") String nodeName) {
@@ -171,11 +189,13 @@ class DraConfiguration {
       DraTaints taints,
       HealthPublisher health,
       DraMetrics metrics,
-      GpuCdiSpec gpuCdiSpec) {
+      GpuCdiSpec gpuCdiSpec,
+      ObjectProvider<Surfaces> surfaces,
+      PodResourcesClient podResources) {
     var dra = properties.dra();
     String node = nodeName.strip();
     var owned = new AtomicReference<ClaimedDevices>(ClaimedDevices.NONE);
-    ClaimedDevices claimed = () -> owned.get().all();
+    ClaimedDevices claimed = () -> owned.get().claims();
     var facts =
         new GpuFactsReader(
             session.nvml(), new ModelSource(session.nvml(), catalog), properties.sysfsRoot());
@@ -189,16 +209,21 @@ class DraConfiguration {
             publication -> {
               BuiltPool built = publication.pool();
               publisher.publish(publication.number(), built.content());
-              metrics.freePlacements(freePlacements(built));
+              metrics.freePlacements(FreePlacementCounts.perGpu(built));
               health.publish(PreparedHealth.of(built.content(), claimed));
             });
+    var outcomes = new LatestOutcome();
     var preparer =
         new ClaimPreparer(
             claims,
-            pool::current,
-            pool::reconciled,
-            session.nvml(),
-            catalog,
+            new ClaimNode(
+                session.nvml(),
+                catalog,
+                new Executor(session.nvml(), new SurfacesProgress(surfaces)),
+                DevicePluginPods.usage(observed -> Usage.NONE, podResources, properties.kubelet()),
+                pool::current,
+                pool::reconciled,
+                outcomes::dynamic),
             new ClaimCdiSpecs(
                 properties.cdi().dir(), new CapabilityNodes(dra.procRoot()), gpuCdiSpec),
             new ClaimSettings(
@@ -207,25 +232,14 @@ class DraConfiguration {
                 properties.stateDir(),
                 ClaimSettings.bootIdUnder(dra.procRoot()),
                 dra.reclaimAfter()),
-            new ClaimEvents() {
-              @Override
-              public void prepared(ClaimKey claim, PrepareKind kind, Duration took) {
-                metrics.prepared(DraMetrics.Kind.valueOf(kind.name()), took);
-              }
-
-              @Override
-              public void touched(Set<GpuIndex> gpus) {
-                gpus.forEach(snapshot::observeAgain);
-                pool.rebuild();
-              }
-            },
+            new ObservedClaimEvents(metrics, snapshot::observeAgain, pool::rebuild),
             pods);
     owned.set(preparer.claimed());
     capabilities.whenKnown(
         known ->
             pool.publishing(
                 new PoolSurface.Publishing(known.dynamicDevices(), !known.deviceTaints())));
-    return new DraNode(pool, preparer);
+    return new DraNode(pool, preparer, outcomes);
   }
 
   /**
@@ -259,7 +273,8 @@ class DraConfiguration {
             node.pool()::withdraw,
             publisher::awaitPublished,
             claims,
-            WithdrawThenListClaims.PUBLISH_WAIT);
+            WithdrawThenListClaims.PUBLISH_WAIT,
+            node.pool()::current);
     // dynamic GPUs wait for nothing while the probe has not answered; a late answer reconciles
     // again (one known now is the first reconcile's)
     if (capabilities.known().isEmpty()) {
@@ -326,67 +341,22 @@ class DraConfiguration {
   }
 
   /** The recovery of tainted devices, and the periodic claim check, on one thread of their own. */
-  @Bean(destroyMethod = "shutdownNow")
-  ScheduledExecutorService draTimers(
+  @Bean(destroyMethod = "close")
+  DraTimers draTimers(
       NvmlSession session, MigdProperties properties, DraTaints taints, DraNode node) {
-    var timers =
-        Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("migd-dra-timers").daemon().factory());
     Duration recovery = properties.health().recoveryPeriod();
-    long every = KubeletConfiguration.healthCheckInterval(recovery).toMillis();
-    var nvml = session.nvml();
-    timers.scheduleWithFixedDelay(
+    var answers = new GpuAnswers(session.nvml());
+    return DraTimers.start(
+        KubeletConfiguration.healthCheckInterval(recovery),
+        () -> {
+          if (taints.recover(Clock.systemUTC().instant(), recovery, answers::answers)) {
+            node.pool().rebuild();
+          }
+        },
+        properties.dra().claimCheck(),
         () ->
-            logged(
-                "recovering tainted devices",
-                () -> {
-                  boolean cleared =
-                      taints.recover(
-                          Clock.systemUTC().instant(),
-                          recovery,
-                          gpu -> {
-                            nvml.inSequence(() -> nvml.uuid(nvml.deviceByIndex(gpu.value())));
-                            return true;
-                          });
-                  if (cleared) {
-                    node.pool().rebuild();
-                  }
-                }),
-        every,
-        every,
-        TimeUnit.MILLISECONDS);
-    long check = properties.dra().claimCheck().toMillis();
-    timers.scheduleWithFixedDelay(
-        () ->
-            logged(
-                "checking prepared claims against the API server",
-                () ->
-                    node.preparer()
-                        .claimCheck()
-                        .forEach(answer -> log.info("DRA claim check: {}", answer))),
-        check,
-        check,
-        TimeUnit.MILLISECONDS);
-    return timers;
-  }
-
-  private static void logged(String doing, Runnable work) {
-    try {
-      work.run();
-    } catch (RuntimeException e) {
-      log.warn("{} failed; the next run tries again", doing, e);
-    }
-  }
-
-  private static Map<Integer, Map<String, Integer>> freePlacements(BuiltPool built) {
-    var perGpu = new HashMap<Integer, Map<String, Integer>>();
-    built
-        .freePlacements()
-        .forEach(
-            f ->
-                perGpu
-                    .computeIfAbsent(f.gpu().value(), g -> new HashMap<>())
-                    .put(f.profile(), f.free()));
-    return perGpu;
+            node.preparer()
+                .claimCheck()
+                .forEach(answer -> log.info("DRA claim check: {}", answer)));
   }
 }

@@ -1,8 +1,8 @@
 package io.migd.app;
 
 import io.migd.claims.ClaimPreparer;
-import io.migd.claims.ClaimedDevices;
 import io.migd.layout.ObservedGpu;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.pool.PoolSurface;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.Outcome;
@@ -20,12 +20,13 @@ import org.slf4j.LoggerFactory;
  * dynamic GPU observed with a GPU instance that has no compute instance gets it swept on its claim
  * thread ({@link ClaimPreparer#sweepHalfMade}).
  */
-record DraNode(PoolSurface pool, ClaimPreparer preparer, AtomicBoolean recovered)
+record DraNode(
+    PoolSurface pool, ClaimPreparer preparer, LatestOutcome outcomes, AtomicBoolean recovered)
     implements OutcomeListener {
   private static final Logger log = LoggerFactory.getLogger(DraNode.class);
 
-  DraNode(PoolSurface pool, ClaimPreparer preparer) {
-    this(pool, preparer, new AtomicBoolean());
+  DraNode(PoolSurface pool, ClaimPreparer preparer, LatestOutcome outcomes) {
+    this(pool, preparer, outcomes, new AtomicBoolean());
   }
 
   /** Which prepared claim owns which device (the checkpoint, from memory). */
@@ -35,6 +36,9 @@ record DraNode(PoolSurface pool, ClaimPreparer preparer, AtomicBoolean recovered
 
   @Override
   public void reconciled(Desired desired, Outcome outcome) {
+    if (outcome.error().isEmpty()) {
+      outcomes.set(outcome);
+    }
     if (outcome.error().isEmpty() && recovered.compareAndSet(false, true)) {
       var dynamic = new TreeSet<>(outcome.gpus().keySet());
       dynamic.removeIf(gpu -> !outcome.dynamic(gpu));

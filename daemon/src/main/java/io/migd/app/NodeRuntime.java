@@ -4,14 +4,27 @@ import io.migd.devices.AllocationGrace;
 import io.migd.devices.KubeletUsage;
 import io.migd.execute.ProgressListener;
 import io.migd.kubelet.PodResourcesClient;
+import io.migd.layout.GpuIndex;
+import io.migd.layout.GpuTarget;
+import io.migd.layout.ObservedNode;
+import io.migd.nvml.Nvml;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.MigConfigFile;
+import io.migd.reconcile.Desired;
+import io.migd.reconcile.DeviceOwnership;
+import io.migd.reconcile.GpuReset;
+import io.migd.reconcile.KubeletMode;
 import io.migd.reconcile.RebootPolicy;
 import io.migd.reconcile.Reconciler;
+import io.migd.reconcile.Resolution;
+import io.migd.reconcile.StaticDeviceGuard;
 import io.migd.reconcile.UsageSource;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,5 +93,44 @@ public final class NodeRuntime {
                 reboot)
             .withParallelism(properties.reconcile().parallelism());
     return new OneShot(reconciler, podResources);
+  }
+
+  /**
+   * The intent's target for each GPU it selects, as the reconcile loop resolves it ({@link
+   * Reconciler#resolve}, in the kubelet mode {@code properties} give): for the one-shot readers of
+   * the intent ({@code export}, {@code status} without the daemon), so they resolve as the loop
+   * does, never a second way.
+   */
+  public static Map<GpuIndex, GpuTarget> targets(
+      Nvml nvml,
+      GpuModelCatalog catalog,
+      MigConfigFile configs,
+      MigdProperties properties,
+      Desired desired,
+      ObservedNode observed) {
+    var reconciler =
+        Reconciler.over(
+            nvml,
+            catalog,
+            configs::config,
+            ProgressListener.NONE,
+            GpuReset.NONE,
+            RebootPolicy.DISABLED);
+    var kubelet = properties.kubelet();
+    if (kubelet.enabled() && kubelet.mode() == KubeletMode.DRA) {
+      reconciler =
+          reconciler.withOwnership(
+              DeviceOwnership.dra(ClaimedDevices.NONE, StaticDeviceGuard.NONE));
+    }
+    var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
+    reconciler
+        .resolve(desired, observed)
+        .forEach(
+            (gpu, resolution) -> {
+              if (resolution instanceof Resolution.Target(var target, _)) {
+                targets.put(gpu, target);
+              }
+            });
+    return targets;
   }
 }

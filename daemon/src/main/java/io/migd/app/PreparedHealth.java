@@ -1,8 +1,8 @@
 package io.migd.app;
 
-import io.migd.claims.ClaimedDevice;
-import io.migd.claims.ClaimedDevices;
 import io.migd.dra.DeviceHealth;
+import io.migd.ownership.ClaimedDevice;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.pool.PoolContent;
 import io.migd.pool.PoolDevice;
 import io.migd.pool.Taint;

@@ -1,7 +1,7 @@
 package io.migd.app;
 
-import io.migd.claims.ClaimedDevices;
 import io.migd.devices.KubeletUsage;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.UsageSource;
 import io.migd.rest.RestNode;

@@ -1,12 +1,23 @@
 package io.migd.app;
 
 import io.migd.claims.ClaimSource;
+import io.migd.layout.DeviceNames;
+import io.migd.layout.GpuIndex;
+import io.migd.pool.DeviceOrigin;
+import io.migd.pool.PoolContent;
+import io.migd.pool.PoolDevice;
 import io.migd.reconcile.StaticDeviceGuard;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Function;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Before a plan removes static devices (DESIGN section 12, "Who owns what"): the pool is
@@ -33,6 +44,7 @@ final class WithdrawThenListClaims implements StaticDeviceGuard {
   private final Published published;
   private final ClaimSource claims;
   private final Duration publishWait;
+  private final Supplier<PoolContent> built;
 
   /**
    * @param withdraw leaves devices out of the pool; the number of the pool built without them, or
@@ -43,14 +55,84 @@ final class WithdrawThenListClaims implements StaticDeviceGuard {
       Published published,
       ClaimSource claims,
       Duration publishWait) {
+    this(withdraw, published, claims, publishWait, () -> PoolContent.empty("", ""));
+  }
+
+  /** As the four-argument form, with {@code built} the pool as last built (not yet published). */
+  WithdrawThenListClaims(
+      Function<Collection<String>, OptionalLong> withdraw,
+      Published published,
+      ClaimSource claims,
+      Duration publishWait,
+      Supplier<PoolContent> built) {
     this.withdraw = withdraw;
     this.published = published;
     this.claims = claims;
     this.publishWait = publishWait;
+    this.built = built;
+  }
+
+  /**
+   * The claims allocated a device of {@code gpu} that is not one of its static devices now: the
+   * dynamic devices the pool still has for it are withdrawn first (and the API server awaited), so
+   * no claim is allocated one after the answer; a claim allocated one before, prepared or not,
+   * blocks the GPU's static plan.
+   */
+  @Override
+  public List<String> claimsOfDynamicDevices(GpuIndex gpu) {
+    PoolContent pool = built.get();
+    var ofGpu = pool.devices().stream().filter(d -> d.origin().gpu().equals(gpu)).toList();
+    Optional<Integer> minor =
+        ofGpu.stream()
+            .flatMap(d -> DeviceNames.parse(d.name()).stream())
+            .map(DeviceNames.Parsed::minor)
+            .findFirst();
+    if (minor.isEmpty()) {
+      return List.of();
+    }
+    List<String> dynamic =
+        ofGpu.stream().filter(d -> dynamic(d.origin())).map(PoolDevice::name).toList();
+    Set<String> staticNow =
+        ofGpu.stream()
+            .filter(d -> !dynamic(d.origin()))
+            .map(PoolDevice::name)
+            .collect(Collectors.toSet());
+    if (!dynamic.isEmpty()) {
+      withdrawAndAwait(dynamic);
+    }
+    return claims.listAllocatedToPool().stream()
+        .filter(
+            c ->
+                c.results().stream()
+                    .anyMatch(
+                        r ->
+                            !staticNow.contains(r.device())
+                                && DeviceNames.parse(r.device())
+                                    .map(p -> p.minor() == minor.get())
+                                    .orElse(false)))
+        .map(c -> c.namespace() + "/" + c.name())
+        .toList();
+  }
+
+  private static boolean dynamic(DeviceOrigin origin) {
+    return switch (origin) {
+      case DeviceOrigin.DynamicPlacement _ -> true;
+      case DeviceOrigin.WholeGpu(var _, var _, var dynamic) -> dynamic;
+      case DeviceOrigin.StaticSlice _ -> false;
+    };
   }
 
   @Override
   public List<String> claimsHolding(List<String> deviceNames) {
+    withdrawAndAwait(deviceNames);
+    return claims.listAllocatedToPool().stream()
+        .filter(c -> c.results().stream().anyMatch(r -> deviceNames.contains(r.device())))
+        .map(c -> c.namespace() + "/" + c.name())
+        .toList();
+  }
+
+  /** Leaves the devices out of the pool and waits until the API server holds a pool without them. */
+  private void withdrawAndAwait(List<String> deviceNames) {
     OptionalLong without = withdraw.apply(deviceNames);
     if (without.isEmpty()) {
       throw new IllegalStateException(
@@ -70,9 +152,5 @@ final class WithdrawThenListClaims implements StaticDeviceGuard {
       throw new IllegalStateException(
           "the API server does not hold the pool without " + deviceNames + " after " + publishWait);
     }
-    return claims.listAllocatedToPool().stream()
-        .filter(c -> c.results().stream().anyMatch(r -> deviceNames.contains(r.device())))
-        .map(c -> c.namespace() + "/" + c.name())
-        .toList();
   }
 }

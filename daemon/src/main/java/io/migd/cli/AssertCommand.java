@@ -1,13 +1,14 @@
 package io.migd.cli;
 
 import io.migd.app.MigdProperties;
+import io.migd.app.NodeRuntime;
 import io.migd.app.NvmlConnector;
 import io.migd.layout.LayoutMatch;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
-import io.migd.layout.TargetResolver;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.profiles.GpuModelCatalog;
+import io.migd.reconcile.Desired;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -30,12 +31,21 @@ final class AssertCommand implements Callable<Integer> {
   public Integer call() {
     MigdProperties properties = common.withProperties(propertyArgs).bind(spec.commandLine());
     GpuModelCatalog catalog = GpuModelCatalog.builtIn();
-    var config = configOptions.select(configOptions.load(properties, catalog), properties);
+    var file = configOptions.load(properties, catalog);
+    var config = configOptions.select(file, properties);
     try (var session = NvmlConnector.open(properties, NvmlCallObserver.NONE)) {
       var node = new NodeObserver(session.nvml(), catalog).observe();
       var err = spec.commandLine().getErr();
       boolean allMatch = true;
-      for (var entry : TargetResolver.resolve(config, node).entrySet()) {
+      var targets =
+          NodeRuntime.targets(
+              session.nvml(),
+              catalog,
+              file,
+              properties,
+              Desired.config(Desired.Source.FILE, config.name(), 0),
+              node);
+      for (var entry : targets.entrySet()) {
         ObservedGpu gpu = node.gpus().get(entry.getKey().value());
         boolean matches = LayoutMatch.matches(entry.getValue(), gpu);
         allMatch &= matches;

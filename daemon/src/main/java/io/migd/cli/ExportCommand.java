@@ -2,6 +2,7 @@ package io.migd.cli;
 
 import io.migd.app.ConfigFiles;
 import io.migd.app.MigdProperties;
+import io.migd.app.NodeRuntime;
 import io.migd.app.NvmlConnector;
 import io.migd.export.CurrentConfig;
 import io.migd.layout.GpuIndex;
@@ -10,16 +11,16 @@ import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.NodeObserver;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
-import io.migd.layout.TargetResolver;
+import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.profiles.ConfigFileException;
 import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.MigConfigFile;
 import io.migd.profiles.MigConfigWriter;
 import io.migd.reconcile.Desired;
 import io.migd.reconcile.IntentStore;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,7 +70,8 @@ final class ExportCommand implements Callable<Integer> {
         return ExitStatus.NOT_REACHED;
       }
       String yaml =
-          MigConfigWriter.write(CurrentConfig.of(node, intendedTargets(properties, node)));
+          MigConfigWriter.write(
+              CurrentConfig.of(node, intendedTargets(properties, node, session.nvml())));
       PrintWriter out = spec.commandLine().getOut();
       if (format == Format.json) {
         var tree = YAMLMapper.builder().build().readTree(yaml);
@@ -87,40 +89,36 @@ final class ExportCommand implements Callable<Integer> {
    * export writes back; none when there is no intent or it cannot be read (the layout is still
    * exported, from NVML).
    */
-  static Map<GpuIndex, GpuTarget> intendedTargets(MigdProperties properties, ObservedNode node) {
-    Desired.Intent intent;
+  static Map<GpuIndex, GpuTarget> intendedTargets(
+      MigdProperties properties, ObservedNode node, Nvml nvml) {
+    Desired desired;
     try {
-      intent =
+      desired =
           new IntentStore(properties.stateDir())
               .load()
-              .map(Desired::intent)
               .orElse(
                   properties.config().isBlank()
-                      ? new Desired.Intent.Nothing()
-                      : new Desired.Intent.NamedConfig(properties.config()));
+                      ? Desired.none()
+                      : Desired.config(Desired.Source.FILE, properties.config(), 0));
     } catch (IntentStore.UnreadableException e) {
       log.warn("exporting without sharing: {}", e.getMessage());
       return Map.of();
     }
-    return switch (intent) {
-      case Desired.Intent.Nothing() -> Map.of();
-      case Desired.Intent.Layout(var targets) -> {
-        var byGpu = new HashMap<GpuIndex, GpuTarget>();
-        targets.forEach(t -> byGpu.put(t.gpu(), t));
-        yield byGpu;
-      }
-      case Desired.Intent.NamedConfig(var name) -> {
-        try {
-          yield ConfigFiles.load(properties.configFile(), GpuModelCatalog.builtIn())
-              .config(name)
-              .<Map<GpuIndex, GpuTarget>>map(config -> TargetResolver.resolve(config, node))
-              .orElse(Map.of());
-        } catch (ConfigFileException e) {
-          log.warn("exporting without sharing: {}", e.getMessage());
-          yield Map.of();
-        }
-      }
-    };
+    if (desired.intent() instanceof Desired.Intent.Nothing) {
+      return Map.of();
+    }
+    var catalog = GpuModelCatalog.builtIn();
+    MigConfigFile configs;
+    try {
+      configs =
+          desired.intent() instanceof Desired.Intent.NamedConfig
+              ? ConfigFiles.load(properties.configFile(), catalog)
+              : MigConfigFile.of(List.of());
+    } catch (ConfigFileException e) {
+      log.warn("exporting without sharing: {}", e.getMessage());
+      return Map.of();
+    }
+    return NodeRuntime.targets(nvml, catalog, configs, properties, desired, node);
   }
 
   /**

@@ -33,7 +33,7 @@ final class NvmlStatus {
       var nvml = session.nvml();
       ObservedNode observed =
           new NodeObserver(nvml, GpuModelCatalog.builtIn()).observeEach(NodeObserver.ONE_BY_ONE);
-      Map<GpuIndex, GpuTarget> targets = ExportCommand.intendedTargets(properties, observed);
+      Map<GpuIndex, GpuTarget> targets = ExportCommand.intendedTargets(properties, observed, nvml);
       var usage = Reconciler.processUsage(nvml);
       var gpus = new ArrayList<GpuStatus>();
       var memory = new HashMap<NodeStatus.GpuInstanceKey, Long>();

@@ -1,8 +1,8 @@
 package io.migd.metrics;
 
-import io.migd.claims.ClaimedDevice;
-import io.migd.claims.ClaimedDevices;
-import io.migd.claims.ReservedPod;
+import io.migd.ownership.ClaimedDevice;
+import io.migd.ownership.ClaimedDevices;
+import io.migd.ownership.ReservedPod;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
@@ -53,7 +53,7 @@ public final class DraAllocationCollector implements MultiCollector {
           points.add(
               Labels.of(
                   "resource", device.deviceClass(),
-                  "device_id", device.deviceUuid(),
+                  "device_id", device.device().deviceUuid(),
                   "gpu", device.gpu().toString(),
                   "namespace", pod.namespace(),
                   "pod", pod.name(),

@@ -1,9 +1,9 @@
 package io.migd.metrics;
 
 import io.migd.dra.ClaimPreparation;
-import io.migd.dra.ClaimRef;
 import io.migd.dra.PrepareResult;
 import io.migd.dra.UnprepareResult;
+import io.migd.ownership.ClaimKey;
 import java.util.List;
 
 /** Counts each claim's answer in {@code migd_dra_requests_total}; the work is the delegate's. */
@@ -17,7 +17,7 @@ public final class MeteredClaims implements ClaimPreparation {
   }
 
   @Override
-  public List<PrepareResult> prepare(List<ClaimRef> claims) {
+  public List<PrepareResult> prepare(List<ClaimKey> claims) {
     var results = delegate.prepare(claims);
     results.forEach(
         r -> metrics.answered(DraMetrics.Operation.PREPARE, r instanceof PrepareResult.Prepared));
@@ -25,7 +25,7 @@ public final class MeteredClaims implements ClaimPreparation {
   }
 
   @Override
-  public List<UnprepareResult> unprepare(List<ClaimRef> claims) {
+  public List<UnprepareResult> unprepare(List<ClaimKey> claims) {
     var results = delegate.unprepare(claims);
     results.forEach(
         r ->

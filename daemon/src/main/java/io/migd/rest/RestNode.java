@@ -1,6 +1,6 @@
 package io.migd.rest;
 
-import io.migd.claims.ClaimedDevices;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.reconcile.NodeSnapshot;
 import io.migd.reconcile.UsageSource;
 

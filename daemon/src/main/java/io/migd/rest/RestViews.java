@@ -9,7 +9,6 @@ import io.migd.api.rest.PlanResult;
 import io.migd.api.rest.PlanStep;
 import io.migd.api.rest.PlanSteps;
 import io.migd.api.rest.ReconcileOutcome;
-import io.migd.claims.ClaimedDevice;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuInstanceSpec;
 import io.migd.layout.GpuTarget;
@@ -17,6 +16,8 @@ import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.Usage;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimedDevice;
 import io.migd.plan.Decision;
 import io.migd.plan.Step;
 import io.migd.plan.StepAction;
@@ -270,14 +271,18 @@ public final class RestViews {
         List<String> holders = usage.holdersOf(gpu.index(), gi.id(), ci.id());
         GpuStatus.Claim claim =
             claimed.stream()
-                .filter(d -> d.gpuInstanceId() == gi.id() && d.computeInstanceId() == ci.id())
+                .filter(
+                    d ->
+                        d.device() instanceof ClaimDevice.Made(var _, var _, var _, var mig)
+                            ? mig.gpuInstanceId() == gi.id() && mig.computeInstanceId() == ci.id()
+                            : d.device().owns(gi))
                 .findFirst()
                 .map(
                     d ->
                         new GpuStatus.Claim(
-                            d.claimNamespace(),
-                            d.claimName(),
-                            d.claimUid(),
+                            d.key().namespace(),
+                            d.key().name(),
+                            d.key().uid(),
                             d.deviceName(),
                             d.completed(),
                             d.pods().stream()

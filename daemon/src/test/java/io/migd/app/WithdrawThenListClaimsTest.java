@@ -89,4 +89,42 @@ class WithdrawThenListClaimsTest {
         .hasMessageContaining("does not hold the pool without [" + DEVICE + "]");
     assertThat(events).doesNotContain("listed claims");
   }
+
+  @Test
+  void aGpuTurningStaticWithdrawsItsDynamicDevicesThenNamesTheClaimsAllocatedOneOfThem() {
+    var gpu = new GpuIndex(0);
+    String pending = "gpu-0-mig-1g10gb-19-3";
+    PoolContent dynamicPool =
+        new PoolContent(
+            "gpu.nvidia.com",
+            "node",
+            List.of(
+                new PoolSlice(
+                    "000-gpu.nvidia.com-node",
+                    new PoolSlice.Devices(
+                        gpu,
+                        List.of(
+                            new PoolDevice(
+                                pending,
+                                new TreeMap<>(),
+                                new TreeMap<>(),
+                                List.of(),
+                                List.of(),
+                                new DeviceOrigin.DynamicPlacement(
+                                    gpu, "GPU-0", "1g.10gb", 19, 3, 1)))))));
+    var published = new AtomicReference<>(Optional.of(dynamicPool));
+    var guard =
+        new WithdrawThenListClaims(
+            names -> {
+              events.add("withdrew " + names);
+              published.set(Optional.of(pool()));
+            },
+            published::get,
+            claims(claim("waiting", pending), claim("other", "gpu-1")),
+            Duration.ofSeconds(10),
+            () -> dynamicPool);
+
+    assertThat(guard.claimsOfDynamicDevices(gpu)).containsExactly("ml/waiting");
+    assertThat(events).containsExactly("withdrew [" + pending + "]", "listed claims");
+  }
 }

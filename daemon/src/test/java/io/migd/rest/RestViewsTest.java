@@ -3,7 +3,6 @@ package io.migd.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.migd.api.rest.GpuStatus;
-import io.migd.claims.ClaimedDevice;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.LiveComputeInstance;
 import io.migd.layout.LiveGpuInstance;
@@ -11,6 +10,10 @@ import io.migd.layout.ObservedGpu;
 import io.migd.layout.Usage;
 import io.migd.nvml.MigMode;
 import io.migd.nvml.PciInfo;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimKey;
+import io.migd.ownership.ClaimedDevice;
 import io.migd.profiles.Placement;
 import io.migd.profiles.ProfileName;
 import java.util.List;
@@ -47,20 +50,20 @@ class RestViewsTest {
             new MigMode(true, true),
             List.of(claimed, idle),
             List.of());
+    var entry =
+        new CheckpointClaim.Device(
+            new ClaimDevice.Made(
+                "gpu-0-mig-1g10gb-19-6",
+                GPU,
+                "GPU-0",
+                new ClaimDevice.MigInstance(7, 0, "MIG-claimed")),
+            CheckpointClaim.Kind.STATIC,
+            List.of(),
+            List.of(),
+            "");
     var device =
         new ClaimedDevice(
-            "uid-1",
-            "ml",
-            "train",
-            "gpu-0-mig-1g10gb-19-6",
-            GPU,
-            "GPU-0",
-            7,
-            0,
-            6,
-            1,
-            "MIG-claimed",
-            true);
+            new CheckpointClaim(new ClaimKey("uid-1", "ml", "train"), true, List.of(entry)), entry);
 
     GpuStatus status = RestViews.gpu(gpu, Usage.NONE, 1, List.of(device));
 

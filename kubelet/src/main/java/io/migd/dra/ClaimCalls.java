@@ -1,5 +1,6 @@
 package io.migd.dra;
 
+import io.migd.ownership.ClaimKey;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,13 +28,13 @@ public final class ClaimCalls {
   }
 
   /** One result per distinct claim UID, in request order. */
-  public SequencedMap<String, PrepareResult> prepare(List<ClaimRef> claims) {
+  public SequencedMap<String, PrepareResult> prepare(List<ClaimKey> claims) {
     return answerEach(
         "preparing", claims, delegate::prepare, PrepareResult::claim, PrepareResult.Failed::new);
   }
 
   /** One result per distinct claim UID, in request order. */
-  public SequencedMap<String, UnprepareResult> unprepare(List<ClaimRef> claims) {
+  public SequencedMap<String, UnprepareResult> unprepare(List<ClaimKey> claims) {
     return answerEach(
         "unpreparing",
         claims,
@@ -44,11 +45,11 @@ public final class ClaimCalls {
 
   private static <R> SequencedMap<String, R> answerEach(
       String doing,
-      List<ClaimRef> requested,
-      Function<List<ClaimRef>, List<R>> call,
-      Function<R, ClaimRef> claimOf,
-      BiFunction<ClaimRef, String, R> failure) {
-    var claims = new LinkedHashMap<String, ClaimRef>();
+      List<ClaimKey> requested,
+      Function<List<ClaimKey>, List<R>> call,
+      Function<R, ClaimKey> claimOf,
+      BiFunction<ClaimKey, String, R> failure) {
+    var claims = new LinkedHashMap<String, ClaimKey>();
     requested.forEach(claim -> claims.putIfAbsent(claim.uid(), claim));
     if (claims.isEmpty()) {
       return new LinkedHashMap<>();
@@ -77,10 +78,10 @@ public final class ClaimCalls {
 
   private static <R> void keep(
       String doing,
-      Map<String, ClaimRef> claims,
+      Map<String, ClaimKey> claims,
       Map<String, R> answered,
       R result,
-      Function<R, ClaimRef> claimOf) {
+      Function<R, ClaimKey> claimOf) {
     var uid = claimOf.apply(result).uid();
     if (!claims.containsKey(uid)) {
       log.warn("{} answered a claim the kubelet did not ask about: uid={}", doing, uid);
@@ -89,7 +90,7 @@ public final class ClaimCalls {
     }
   }
 
-  private static String unanswered(String doing, ClaimRef claim, RuntimeException thrown) {
+  private static String unanswered(String doing, ClaimKey claim, RuntimeException thrown) {
     if (thrown == null) {
       log.warn("{} gave no answer for a claim: claim={}", doing, claim.label());
       return doing + " claim " + claim.label() + " gave no answer; the kubelet will retry it";

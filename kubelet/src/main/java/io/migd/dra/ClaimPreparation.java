@@ -1,5 +1,6 @@
 package io.migd.dra;
 
+import io.migd.ownership.ClaimKey;
 import java.util.List;
 
 /**
@@ -10,8 +11,8 @@ import java.util.List;
  */
 public interface ClaimPreparation {
   /** Prepares the claims' devices on this node. */
-  List<PrepareResult> prepare(List<ClaimRef> claims);
+  List<PrepareResult> prepare(List<ClaimKey> claims);
 
   /** Releases what {@link #prepare} made for the claims; an unknown claim is unprepared. */
-  List<UnprepareResult> unprepare(List<ClaimRef> claims);
+  List<UnprepareResult> unprepare(List<ClaimKey> claims);
 }

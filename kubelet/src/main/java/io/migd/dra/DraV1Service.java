@@ -11,6 +11,7 @@ import io.migd.api.dra.v1.NodePrepareResourcesResponse;
 import io.migd.api.dra.v1.NodeUnprepareResourceResponse;
 import io.migd.api.dra.v1.NodeUnprepareResourcesRequest;
 import io.migd.api.dra.v1.NodeUnprepareResourcesResponse;
+import io.migd.ownership.ClaimKey;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -70,9 +71,9 @@ final class DraV1Service extends DRAPluginGrpc.DRAPluginImplBase {
     response.onCompleted();
   }
 
-  private static List<ClaimRef> claims(List<Claim> claims) {
+  private static List<ClaimKey> claims(List<Claim> claims) {
     return claims.stream()
-        .map(c -> new ClaimRef(c.getNamespace(), c.getUid(), c.getName()))
+        .map(c -> new ClaimKey(c.getUid(), c.getNamespace(), c.getName()))
         .toList();
   }
 

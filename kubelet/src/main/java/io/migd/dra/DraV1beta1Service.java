@@ -10,6 +10,7 @@ import io.migd.api.dra.v1beta1.NodePrepareResourcesResponse;
 import io.migd.api.dra.v1beta1.NodeUnprepareResourceResponse;
 import io.migd.api.dra.v1beta1.NodeUnprepareResourcesRequest;
 import io.migd.api.dra.v1beta1.NodeUnprepareResourcesResponse;
+import io.migd.ownership.ClaimKey;
 import java.util.List;
 
 /**
@@ -54,9 +55,9 @@ final class DraV1beta1Service extends DRAPluginGrpc.DRAPluginImplBase {
         });
   }
 
-  private static List<ClaimRef> claims(List<Claim> claims) {
+  private static List<ClaimKey> claims(List<Claim> claims) {
     return claims.stream()
-        .map(c -> new ClaimRef(c.getNamespace(), c.getUid(), c.getName()))
+        .map(c -> new ClaimKey(c.getUid(), c.getNamespace(), c.getName()))
         .toList();
   }
 

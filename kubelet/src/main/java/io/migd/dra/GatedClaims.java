@@ -1,5 +1,6 @@
 package io.migd.dra;
 
+import io.migd.ownership.ClaimKey;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,7 +22,7 @@ public final class GatedClaims implements ClaimPreparation {
   }
 
   @Override
-  public List<PrepareResult> prepare(List<ClaimRef> claims) {
+  public List<PrepareResult> prepare(List<ClaimKey> claims) {
     Optional<String> closed = closedBecause.get();
     if (closed.isPresent()) {
       return claims.stream()
@@ -32,7 +33,7 @@ public final class GatedClaims implements ClaimPreparation {
   }
 
   @Override
-  public List<UnprepareResult> unprepare(List<ClaimRef> claims) {
+  public List<UnprepareResult> unprepare(List<ClaimKey> claims) {
     return delegate.unprepare(claims);
   }
 }

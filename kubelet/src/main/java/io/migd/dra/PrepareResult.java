@@ -1,14 +1,15 @@
 package io.migd.dra;
 
+import io.migd.ownership.ClaimKey;
 import java.util.List;
 import java.util.Objects;
 
 /** What became of one claim of a prepare call. */
 public sealed interface PrepareResult {
-  ClaimRef claim();
+  ClaimKey claim();
 
   /** The claim is prepared; the kubelet hands these devices to its containers. */
-  record Prepared(ClaimRef claim, List<PreparedDevice> devices) implements PrepareResult {
+  record Prepared(ClaimKey claim, List<PreparedDevice> devices) implements PrepareResult {
     public Prepared {
       Objects.requireNonNull(claim);
       devices = List.copyOf(devices);
@@ -16,7 +17,7 @@ public sealed interface PrepareResult {
   }
 
   /** The claim is not prepared; the kubelet shows {@code error} on the pod and retries. */
-  record Failed(ClaimRef claim, String error) implements PrepareResult {
+  record Failed(ClaimKey claim, String error) implements PrepareResult {
     public Failed {
       Objects.requireNonNull(claim);
       // an empty error means success on the wire

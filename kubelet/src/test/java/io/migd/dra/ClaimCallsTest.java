@@ -2,6 +2,7 @@ package io.migd.dra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.migd.ownership.ClaimKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,13 +10,13 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class ClaimCallsTest {
-  static final ClaimRef A = new ClaimRef("ns", "a", "train");
-  static final ClaimRef B = new ClaimRef("ns", "b", "serve");
-  static final ClaimRef STRANGER = new ClaimRef("ns", "z", "other");
+  static final ClaimKey A = new ClaimKey("a", "ns", "train");
+  static final ClaimKey B = new ClaimKey("b", "ns", "serve");
+  static final ClaimKey STRANGER = new ClaimKey("z", "ns", "other");
 
   @Test
   void asksOnceForEachClaimAndKeepsTheRequestOrder() {
-    var asked = new ArrayList<List<ClaimRef>>();
+    var asked = new ArrayList<List<ClaimKey>>();
     var calls =
         calls(
             claims -> {
@@ -66,12 +67,12 @@ class ClaimCallsTest {
         new ClaimCalls(
             new ClaimPreparation() {
               @Override
-              public List<PrepareResult> prepare(List<ClaimRef> claims) {
+              public List<PrepareResult> prepare(List<ClaimKey> claims) {
                 return List.of();
               }
 
               @Override
-              public List<UnprepareResult> unprepare(List<ClaimRef> claims) {
+              public List<UnprepareResult> unprepare(List<ClaimKey> claims) {
                 return Arrays.asList(new UnprepareResult.Unprepared(A), null);
               }
             });
@@ -83,21 +84,21 @@ class ClaimCallsTest {
         .startsWith("unpreparing claim ns/serve (uid b) failed: ");
   }
 
-  private static PrepareResult prepared(ClaimRef claim) {
+  private static PrepareResult prepared(ClaimKey claim) {
     return new PrepareResult.Prepared(
         claim, List.of(new PreparedDevice(List.of(), "node-a", "gpu-0", List.of())));
   }
 
-  private static ClaimCalls calls(Function<List<ClaimRef>, List<PrepareResult>> prepare) {
+  private static ClaimCalls calls(Function<List<ClaimKey>, List<PrepareResult>> prepare) {
     return new ClaimCalls(
         new ClaimPreparation() {
           @Override
-          public List<PrepareResult> prepare(List<ClaimRef> claims) {
+          public List<PrepareResult> prepare(List<ClaimKey> claims) {
             return prepare.apply(claims);
           }
 
           @Override
-          public List<UnprepareResult> unprepare(List<ClaimRef> claims) {
+          public List<UnprepareResult> unprepare(List<ClaimKey> claims) {
             throw new UnsupportedOperationException();
           }
         });

@@ -16,6 +16,7 @@ import io.migd.api.dra.v1.NodePrepareResourceResponse;
 import io.migd.api.dra.v1.NodePrepareResourcesRequest;
 import io.migd.api.dra.v1.NodeUnprepareResourceResponse;
 import io.migd.api.dra.v1.NodeUnprepareResourcesRequest;
+import io.migd.ownership.ClaimKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,7 +109,7 @@ class DraPluginIT {
         .isEqualTo(ScriptedClaims.SHARE);
     assertThat(claims.prepareCalls)
         .containsExactly(
-            List.of(new ClaimRef("ns", "u1", "train"), new ClaimRef("ns", "u2", "shared-a")));
+            List.of(new ClaimKey("u1", "ns", "train"), new ClaimKey("u2", "ns", "shared-a")));
 
     var unprepared = dra.nodeUnprepareResources(unprepare(claim("ns", "u1", "train")));
 

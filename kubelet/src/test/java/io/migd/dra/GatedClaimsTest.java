@@ -2,14 +2,15 @@ package io.migd.dra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.migd.ownership.ClaimKey;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class GatedClaimsTest {
-  static final ClaimRef A = new ClaimRef("ns", "a", "train");
-  static final ClaimRef B = new ClaimRef("ns", "b", "serve");
+  static final ClaimKey A = new ClaimKey("a", "ns", "train");
+  static final ClaimKey B = new ClaimKey("b", "ns", "serve");
   static final String WHY = "the API server has not answered migd's DRA probe yet (HTTP 500)";
 
   @Test

@@ -10,9 +10,14 @@ import io.migd.api.dra.v1.NodeUnprepareResourcesRequest;
 import io.migd.claims.AllocatedClaim;
 import io.migd.claims.CdiDevice;
 import io.migd.claims.ClaimCdi;
+import io.migd.claims.ClaimEvents;
+import io.migd.claims.ClaimNode;
 import io.migd.claims.ClaimPreparer;
 import io.migd.claims.ClaimSettings;
 import io.migd.claims.ClaimSource;
+import io.migd.claims.PodSource;
+import io.migd.execute.Executor;
+import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
 import io.migd.nvml.Nvml;
 import io.migd.nvml.NvmlCallObserver;
@@ -115,13 +120,19 @@ class PreparingClaimsIT {
     var preparer =
         new ClaimPreparer(
             claims,
-            () -> pool,
-            g -> true,
-            nvml,
-            GpuModelCatalog.builtIn(),
+            new ClaimNode(
+                nvml,
+                GpuModelCatalog.builtIn(),
+                new Executor(nvml, ProgressListener.NONE),
+                ClaimNode.NO_PODS,
+                () -> pool,
+                g -> true,
+                g -> true),
             cdi,
             new ClaimSettings(
-                DRIVER, POOL, dir.resolve("state"), dir.resolve("boot_id"), Duration.ZERO));
+                DRIVER, POOL, dir.resolve("state"), dir.resolve("boot_id"), Duration.ZERO),
+            ClaimEvents.NONE,
+            PodSource.NONE);
     open.add(preparer);
     var health = new HealthPublisher(Duration.ofMillis(200));
     open.add(health);

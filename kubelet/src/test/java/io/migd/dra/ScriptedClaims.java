@@ -1,5 +1,6 @@
 package io.migd.dra;
 
+import io.migd.ownership.ClaimKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -14,15 +15,15 @@ final class ScriptedClaims implements ClaimPreparation {
   static final String DEVICE = "gpu-0-mig-1g10gb-19-0";
   static final String SHARE = "share-7";
 
-  final List<List<ClaimRef>> prepareCalls = new CopyOnWriteArrayList<>();
-  final List<List<ClaimRef>> unprepareCalls = new CopyOnWriteArrayList<>();
+  final List<List<ClaimKey>> prepareCalls = new CopyOnWriteArrayList<>();
+  final List<List<ClaimKey>> unprepareCalls = new CopyOnWriteArrayList<>();
 
   static List<String> cdiIds(String uid) {
     return List.of("k8s.migd.io/claim=" + uid + "-" + DEVICE);
   }
 
   @Override
-  public List<PrepareResult> prepare(List<ClaimRef> claims) {
+  public List<PrepareResult> prepare(List<ClaimKey> claims) {
     prepareCalls.add(claims);
     throwIfAsked(claims);
     var results = new ArrayList<PrepareResult>();
@@ -42,7 +43,7 @@ final class ScriptedClaims implements ClaimPreparation {
   }
 
   @Override
-  public List<UnprepareResult> unprepare(List<ClaimRef> claims) {
+  public List<UnprepareResult> unprepare(List<ClaimKey> claims) {
     unprepareCalls.add(claims);
     throwIfAsked(claims);
     var results = new ArrayList<UnprepareResult>();
@@ -56,7 +57,7 @@ final class ScriptedClaims implements ClaimPreparation {
     return results;
   }
 
-  private static void throwIfAsked(List<ClaimRef> claims) {
+  private static void throwIfAsked(List<ClaimKey> claims) {
     if (claims.stream().anyMatch(c -> c.name().startsWith("throw-"))) {
       throw new IllegalStateException("NVML is gone");
     }

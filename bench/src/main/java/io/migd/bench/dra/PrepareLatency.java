@@ -8,12 +8,16 @@ import io.migd.claims.AllocatedClaim;
 import io.migd.claims.CdiDevice;
 import io.migd.claims.ClaimCdi;
 import io.migd.claims.ClaimEvents;
-import io.migd.claims.ClaimKey;
+import io.migd.claims.ClaimNode;
 import io.migd.claims.ClaimPreparer;
 import io.migd.claims.ClaimSettings;
 import io.migd.claims.ClaimSource;
+import io.migd.claims.PodSource;
 import io.migd.claims.PrepareAnswer;
 import io.migd.claims.UnprepareAnswer;
+import io.migd.execute.Executor;
+import io.migd.execute.ProgressListener;
+import io.migd.layout.DeviceNames;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.ModelSource;
 import io.migd.layout.NodeObserver;
@@ -22,7 +26,7 @@ import io.migd.node.dra.ResourceSlicePublisher;
 import io.migd.nvml.NvmlCallObserver;
 import io.migd.nvml.ffm.FfmNvml;
 import io.migd.nvml.ffm.NvmlLibrary;
-import io.migd.pool.DeviceNames;
+import io.migd.ownership.ClaimKey;
 import io.migd.pool.DeviceTaints;
 import io.migd.pool.GpuFacts;
 import io.migd.pool.GpuFactsReader;
@@ -269,10 +273,14 @@ public final class PrepareLatency {
       preparer =
           new ClaimPreparer(
               new Source(claims::get),
-              pool::get,
-              _ -> true,
-              nvml,
-              catalog,
+              new ClaimNode(
+                  nvml,
+                  catalog,
+                  new Executor(nvml, ProgressListener.NONE),
+                  ClaimNode.NO_PODS,
+                  pool::get,
+                  _ -> true,
+                  _ -> true),
               new NoCdi(),
               new ClaimSettings(DRIVER, NODE, state, dir.resolve("boot_id"), reclaimAfter),
               new ClaimEvents() {
@@ -280,7 +288,8 @@ public final class PrepareLatency {
                 public void touched(Set<GpuIndex> gpus) {
                   rebuild();
                 }
-              });
+              },
+              PodSource.NONE);
       rebuild();
       return preparer;
     }

@@ -1,13 +1,17 @@
 package io.migd.bench.fragmentation;
 
-import io.migd.claims.ClaimedDevice;
 import io.migd.layout.LiveGpuInstance;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.CheckpointClaim.Kind;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimKey;
 import io.migd.pool.DeviceTaints;
 import io.migd.pool.Facts;
 import io.migd.pool.GpuFacts;
 import io.migd.pool.PoolBuilder;
 import io.migd.pool.PoolContent;
 import io.migd.pool.PoolGpu;
+import io.migd.profiles.Placement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -15,38 +19,42 @@ import java.util.List;
 /**
  * migd's pool as {@link PoolBuilder} publishes it for an all-dynamic node whose claims are all
  * prepared: each held device is a GPU instance NVML shows (one compute instance spanning it) and a
- * completed {@link ClaimedDevice} that owns it, as the checkpoint would record it.
+ * completed claim ({@link CheckpointClaim}) that owns it, as the checkpoint would record it.
  */
 final class MigdPool {
   /** A claim's device: its name, GPU, profile, placement and GPU instance id. */
   record Held(String device, GpuFacts gpu, GpuFacts.MigProfile profile, int start, int giId) {
     /** The claim's device as its prepare's completed record has it. */
-    ClaimedDevice claimed() {
-      return record(giId, 0, Facts.migUuid(gpu, giId, 0), true);
+    CheckpointClaim claimed() {
+      var made =
+          new ClaimDevice.Made(
+              device,
+              gpu.gpu(),
+              gpu.uuid(),
+              new ClaimDevice.MigInstance(giId, 0, Facts.migUuid(gpu, giId, 0)));
+      return record(made, true);
     }
 
     /**
      * The claim's device as its prepare's started record has it (written before NVML is touched):
      * the placement planned, no GPU or compute instance, no MIG UUID.
      */
-    ClaimedDevice started() {
-      return record(-1, -1, "", false);
+    CheckpointClaim started() {
+      var planned =
+          new ClaimDevice.Planned(
+              device,
+              gpu.gpu(),
+              gpu.uuid(),
+              profile.giProfileId(),
+              new Placement(start, profile.sliceCount()));
+      return record(planned, false);
     }
 
-    private ClaimedDevice record(int gi, int ci, String migUuid, boolean completed) {
-      return new ClaimedDevice(
-          "uid-" + giId,
-          "default",
-          "claim-" + giId,
-          device,
-          gpu.gpu(),
-          gpu.uuid(),
-          gi,
-          ci,
-          start,
-          profile.sliceCount(),
-          migUuid,
-          completed);
+    private CheckpointClaim record(ClaimDevice d, boolean completed) {
+      return new CheckpointClaim(
+          new ClaimKey("uid-" + giId, "default", "claim-" + giId),
+          completed,
+          List.of(new CheckpointClaim.Device(d, Kind.CREATED, List.of(), List.of(), "")));
     }
   }
 
@@ -62,7 +70,7 @@ final class MigdPool {
    */
   static PoolContent afterPrepare(
       String driver, String node, List<GpuFacts> gpus, Collection<Held> held, Held last) {
-    List<ClaimedDevice> claimed =
+    List<CheckpointClaim> claimed =
         held.stream().map(h -> h.equals(last) ? h.started() : h.claimed()).toList();
     return build(driver, node, gpus, held, claimed);
   }
@@ -72,7 +80,7 @@ final class MigdPool {
       String node,
       List<GpuFacts> gpus,
       Collection<Held> held,
-      List<ClaimedDevice> claimed) {
+      List<CheckpointClaim> claimed) {
     var poolGpus = new ArrayList<PoolGpu>(gpus.size());
     for (var gpu : gpus) {
       var instances =

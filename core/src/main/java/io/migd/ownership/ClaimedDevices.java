@@ -1,4 +1,4 @@
-package io.migd.claims;
+package io.migd.ownership;
 
 import io.migd.layout.GpuIndex;
 import java.util.List;
@@ -12,8 +12,19 @@ public interface ClaimedDevices {
   /** No claim prepared: device-plugin mode, and tests. */
   ClaimedDevices NONE = List::of;
 
-  /** Every device of every prepared claim (started or completed), in claim then device order. */
-  List<ClaimedDevice> all();
+  /** Every claim, started or completed, in the order they were first recorded. */
+  List<CheckpointClaim> claims();
+
+  /** Every device a claim owns (not its admin-access ones), in claim then device order. */
+  default List<ClaimedDevice> all() {
+    return claims().stream()
+        .flatMap(
+            c ->
+                c.devices().stream()
+                    .filter(d -> d.kind().owned())
+                    .map(d -> new ClaimedDevice(c, d)))
+        .toList();
+  }
 
   /** The devices prepared claims own on one GPU. */
   default List<ClaimedDevice> on(GpuIndex gpu) {

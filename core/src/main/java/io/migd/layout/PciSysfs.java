@@ -1,4 +1,4 @@
-package io.migd.pool;
+package io.migd.layout;
 
 import java.io.IOException;
 import java.nio.file.Files;

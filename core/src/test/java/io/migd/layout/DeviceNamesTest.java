@@ -1,4 +1,4 @@
-package io.migd.pool;
+package io.migd.layout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.migd.claims;
+package io.migd.ownership;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,0 +1,253 @@
+package io.migd.claims;
+
+import io.migd.claims.ClaimReading.Wanted;
+import io.migd.layout.GpuIndex;
+import io.migd.ownership.CheckpointClaim;
+import io.migd.ownership.CheckpointClaim.Device;
+import io.migd.ownership.CheckpointClaim.Kind;
+import io.migd.ownership.ClaimDevice;
+import io.migd.ownership.ClaimKey;
+import io.migd.ownership.ReservedPod;
+import io.migd.pool.DeviceOrigin.DynamicPlacement;
+import io.migd.pool.DeviceOrigin.StaticSlice;
+import io.migd.pool.DeviceOrigin.WholeGpu;
+import io.migd.profiles.Placement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The prepare of one claim (DESIGN.md section 12, "Prepare"): its devices recorded {@code
+ * prepareStarted} (in memory at once, on the disk before NVML changes anything), each made or
+ * checked on its GPU's lane, the CDI spec written, then the claim recorded {@code
+ * prepareCompleted}. Every record written after NVML changed is told to the {@link ClaimRecords},
+ * so the pool is rebuilt from it.
+ */
+final class ClaimPreparing {
+  private static final Logger log = LoggerFactory.getLogger(ClaimPreparing.class);
+
+  private final ClaimReading reading;
+  private final ClaimInstances instances;
+  private final ClaimCdi cdi;
+  private final ClaimRecords records;
+  private final GpuLanes lanes;
+  private final ClaimConsumers consumers;
+  private final String pool;
+
+  ClaimPreparing(
+      ClaimReading reading,
+      ClaimInstances instances,
+      ClaimCdi cdi,
+      ClaimRecords records,
+      GpuLanes lanes,
+      ClaimConsumers consumers,
+      String pool) {
+    this.reading = reading;
+    this.instances = instances;
+    this.cdi = cdi;
+    this.records = records;
+    this.lanes = lanes;
+    this.consumers = consumers;
+    this.pool = pool;
+  }
+
+  /** Prepares the claim, or answers it again when its prepare completed. */
+  PrepareAnswer prepare(ClaimKey key) {
+    var known = records.checkpoint().get(key.uid());
+    if (known.isPresent() && known.get().completed()) {
+      return new PrepareAnswer.Prepared(key, pool, known.get().devices());
+    }
+    long started = System.nanoTime();
+    ClaimReading.Read read = reading.devicesOf(key);
+    List<Wanted> wanted = read.wanted();
+    List<ReservedPod> pods = consumers.of(read.claim()).orElse(List.of());
+    var made = new Tally();
+    var devices = wanted.stream().map(ClaimPreparing::planned).toList();
+    var begun = new CheckpointClaim(key, false, devices, pods);
+    // in memory at once, so other claims and the pool see it; on the disk only before NVML
+    // changes anything, so a restart can undo what a crash left. A static device or an idle
+    // instance taken as it is leaves nothing to undo: its answer waits for one write, not two.
+    records.hold(begun);
+    var durable = new Once(() -> records.checkpoint().put(begun));
+    var done = new ArrayList<Device>();
+    var cdiDevices = new ArrayList<CdiDevice>();
+    int handled = 0;
+    try {
+      for (; handled < wanted.size(); handled++) {
+        Device one = make(key, wanted.get(handled), devices.get(handled), made, durable);
+        if (one != null) {
+          done.add(one);
+          ClaimDevice device = one.device();
+          int minor =
+              lanes.run(
+                  device.gpu(),
+                  () -> instances.minor(device.name(), device.gpu(), device.gpuUuid()));
+          cdiDevices.add(new CdiDevice(device, minor));
+        }
+      }
+    } finally {
+      if (handled < wanted.size() && durable.ran()) {
+        // what was made stays the claim's (started) until the kubelet's retry or unprepare
+        records.put(new CheckpointClaim(key, false, merged(devices, done), pods));
+      } else if (handled < wanted.size()) {
+        // refused before NVML changed anything: nothing to undo, and the claim owns nothing (its
+        // placement may be an instance someone else holds)
+        records.remove(begun);
+      }
+    }
+    List<String> ids = cdiDevices.isEmpty() ? List.of() : cdi.write(key.uid(), cdiDevices);
+    var answered = withCdi(done, ids);
+    records.put(new CheckpointClaim(key, true, answered, pods));
+    log.info(
+        "claim={} prepared devices={}", key.uid(), answered.stream().map(Device::name).toList());
+    records.prepared(key, made.kind(), Duration.ofNanos(System.nanoTime() - started));
+    return new PrepareAnswer.Prepared(key, pool, answered);
+  }
+
+  /** The device as the checkpoint records it before NVML is touched. */
+  private static Device planned(Wanted w) {
+    String name = w.device().name();
+    ClaimDevice device =
+        switch (w.origin()) {
+          case WholeGpu(var gpu, var uuid, var _) -> new ClaimDevice.Whole(name, gpu, uuid);
+          case StaticSlice(var gpu, var uuid, var giId, var ciId, var migUuid) ->
+              new ClaimDevice.Made(
+                  name, gpu, uuid, new ClaimDevice.MigInstance(giId, ciId, migUuid));
+          case DynamicPlacement(var gpu, var uuid, var _, var giProfileId, var start, var size) ->
+              new ClaimDevice.Planned(name, gpu, uuid, giProfileId, new Placement(start, size));
+        };
+    Kind kind =
+        w.adminAccess()
+            ? Kind.ADMIN_ACCESS
+            : switch (w.origin()) {
+              case WholeGpu(var _, var _, var dynamic) -> dynamic ? Kind.CREATED : Kind.STATIC;
+              case StaticSlice _ -> Kind.STATIC;
+              case DynamicPlacement _ -> Kind.CREATED;
+            };
+    return new Device(device, kind, w.requestNames(), List.of(), w.deviceClass());
+  }
+
+  /**
+   * Makes or checks one device on its GPU's lane; null for an admin device that does not exist.
+   * {@code durable} runs before NVML changes anything.
+   */
+  private Device make(ClaimKey key, Wanted w, Device planned, Tally tally, Runnable durable) {
+    String name = planned.name();
+    GpuIndex gpu = planned.gpu();
+    return lanes.run(
+        gpu,
+        () ->
+            switch (w.origin()) {
+              case WholeGpu(var g, var uuid, var dynamic) -> {
+                if (dynamic && !w.adminAccess()) {
+                  durable.run();
+                  instances.wholeGpu(name, g, uuid, records.others(key, g));
+                }
+                yield planned;
+              }
+              case StaticSlice slice -> {
+                if (!w.adminAccess()) {
+                  instances.requireStatic(name, slice);
+                }
+                yield planned;
+              }
+              case DynamicPlacement p when w.adminAccess() ->
+                  instances
+                      .existing(name, p)
+                      .map(m -> planned.with(new ClaimDevice.Made(name, gpu, p.gpuUuid(), m)))
+                      .orElse(null);
+              case DynamicPlacement p -> {
+                var made =
+                    instances
+                        .reusable(name, p, records.others(key, gpu))
+                        .orElseGet(
+                            () -> {
+                              durable.run();
+                              return instances.place(name, p, records.others(key, gpu));
+                            });
+                tally.add(made.reused());
+                log.info(
+                    "claim={} device={} gpu={} gi={} ci={} reused={}",
+                    key.uid(),
+                    name,
+                    gpu,
+                    made.instance().gpuInstanceId(),
+                    made.instance().computeInstanceId(),
+                    made.reused());
+                yield planned.with(new ClaimDevice.Made(name, gpu, p.gpuUuid(), made.instance()));
+              }
+            });
+  }
+
+  private static List<Device> merged(List<Device> planned, List<Device> done) {
+    var result = new ArrayList<Device>();
+    for (Device p : planned) {
+      result.add(done.stream().filter(d -> d.name().equals(p.name())).findFirst().orElse(p));
+    }
+    return result;
+  }
+
+  private static List<Device> withCdi(List<Device> done, List<String> ids) {
+    if (done.isEmpty()) {
+      return List.of();
+    }
+    if (ids.size() % done.size() != 0) {
+      throw new IllegalStateException(
+          "the CDI writer answered " + ids.size() + " IDs for " + done.size() + " devices");
+    }
+    int per = ids.size() / done.size();
+    var result = new ArrayList<Device>();
+    for (int i = 0; i < done.size(); i++) {
+      result.add(done.get(i).withCdi(ids.subList(i * per, (i + 1) * per)));
+    }
+    return result;
+  }
+
+  /**
+   * Runs its work the first time it is run, and never again (a claim's devices are made one after
+   * another, so nobody waits for it).
+   */
+  private static final class Once implements Runnable {
+    private final Runnable work;
+    private final AtomicBoolean done = new AtomicBoolean();
+
+    Once(Runnable work) {
+      this.work = work;
+    }
+
+    @Override
+    public void run() {
+      if (done.compareAndSet(false, true)) {
+        work.run();
+      }
+    }
+
+    /** Whether it ran. */
+    boolean ran() {
+      return done.get();
+    }
+  }
+
+  /** What a claim's prepare made: instances created or reused. */
+  private static final class Tally {
+    private volatile boolean created;
+    private volatile boolean reused;
+
+    void add(boolean wasReused) {
+      if (wasReused) {
+        reused = true;
+      } else {
+        created = true;
+      }
+    }
+
+    ClaimEvents.PrepareKind kind() {
+      return created
+          ? ClaimEvents.PrepareKind.CREATED
+          : reused ? ClaimEvents.PrepareKind.REUSED : ClaimEvents.PrepareKind.STATIC;
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package io.migd.ownership;
+
+import io.migd.layout.GpuIndex;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A claim as the DRA checkpoint holds it: which devices it was given or is being given.
+ *
+ * @param completed whether its prepare completed ({@code prepareCompleted}); false while it runs
+ *     ({@code prepareStarted}: a dynamic device's instance may be half made, or not yet made)
+ * @param pods the pods it is reserved for, as read at its prepare or the last claim check
+ */
+public record CheckpointClaim(
+    ClaimKey claim, boolean completed, List<Device> devices, List<ReservedPod> pods) {
+  /** Copies the lists. */
+  public CheckpointClaim {
+    Objects.requireNonNull(claim);
+    devices = List.copyOf(devices);
+    pods = List.copyOf(pods);
+  }
+
+  /** A claim whose pods are not known. */
+  public CheckpointClaim(ClaimKey claim, boolean completed, List<Device> devices) {
+    this(claim, completed, devices, List.of());
+  }
+
+  /**
+   * How the claim came by a device. A claim owns what it was given as {@link #STATIC} or {@link
+   * #CREATED}; the owner of an instance is every claim that owns it (one today; claims sharing an
+   * instance, DESIGN section 14, each own it).
+   */
+  public enum Kind {
+    /** Handed out as it is: a whole GPU, or a MIG slice of a static GPU. The claim owns it. */
+    STATIC,
+    /**
+     * Made for the claim on a dynamic GPU: a placement created (or an idle instance reused), or the
+     * GPU handed out whole after its MIG mode was disabled. The claim owns it.
+     */
+    CREATED,
+    /** An {@code adminAccess} result: answered, never owned, never created or destroyed. */
+    ADMIN_ACCESS;
+
+    /** Whether the claim owns the device (it is in use while the claim is prepared). */
+    public boolean owned() {
+      return this != ADMIN_ACCESS;
+    }
+  }
+
+  /**
+   * One device of the claim.
+   *
+   * @param device the device, and what exists of it
+   * @param requestNames the claim's requests it serves
+   * @param cdiDeviceIds its CDI device IDs, empty until the CDI spec is written
+   * @param deviceClass the DeviceClass of the request it serves, empty when not known
+   */
+  public record Device(
+      ClaimDevice device,
+      Kind kind,
+      List<String> requestNames,
+      List<String> cdiDeviceIds,
+      String deviceClass) {
+    /** Copies the lists. */
+    public Device {
+      Objects.requireNonNull(device);
+      Objects.requireNonNull(kind);
+      Objects.requireNonNull(deviceClass);
+      requestNames = List.copyOf(requestNames);
+      cdiDeviceIds = List.copyOf(cdiDeviceIds);
+    }
+
+    /** The device's name in the pool. */
+    public String name() {
+      return device.name();
+    }
+
+    /** The GPU it is on. */
+    public GpuIndex gpu() {
+      return device.gpu();
+    }
+
+    /** This device with what exists of it now. */
+    public Device with(ClaimDevice now) {
+      return new Device(now, kind, requestNames, cdiDeviceIds, deviceClass);
+    }
+
+    /** This device with its CDI device IDs. */
+    public Device withCdi(List<String> ids) {
+      return new Device(device, kind, requestNames, ids, deviceClass);
+    }
+  }
+
+  /** The claim with these devices, completed or not. */
+  public CheckpointClaim with(boolean done, List<Device> now) {
+    return new CheckpointClaim(claim, done, now, pods);
+  }
+
+  /** The claim reserved for these pods now. */
+  public CheckpointClaim withPods(List<ReservedPod> now) {
+    return new CheckpointClaim(claim, completed, devices, now);
+  }
+}
