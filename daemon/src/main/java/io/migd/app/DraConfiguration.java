@@ -236,6 +236,7 @@ class DraConfiguration {
    */
   @Bean
   DeviceOwnership draOwnership(
+      MigdProperties properties,
       DraNode node,
       KubernetesClaimSource claims,
       ResourceSlicePublisher publisher,
@@ -245,6 +246,7 @@ class DraConfiguration {
         new WithdrawThenListClaims(
             node.pool()::withdraw,
             publisher::awaitPublished,
+            names -> publisher.serverLists(properties.dra().driverName(), names),
             claims,
             WithdrawThenListClaims.PUBLISH_WAIT);
     // dynamic GPUs wait for nothing while the probe has not answered; a late answer reconciles
@@ -285,7 +287,9 @@ class DraConfiguration {
         DraPlugin.start(
             settings,
             new MeteredClaims(
-                new GatedClaims(new PreparingClaims(node.preparer()), capabilities::waiting),
+                new GatedClaims(
+                    new PoolHeldClaims(new PreparingClaims(node.preparer()), node.pool()),
+                    capabilities::waiting),
                 metrics),
             health);
     log.info(
