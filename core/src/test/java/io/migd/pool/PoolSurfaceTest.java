@@ -69,6 +69,49 @@ class PoolSurfaceTest {
     assertThat(pool.surface.current().device(device)).isEmpty();
   }
 
+  /**
+   * Eight claims unprepared in one kubelet call: the pools built claim by claim are current at
+   * once, but only the last goes on, when the call ends (before, each went on, and the slices
+   * changed for seconds through states an allocation could take a placement from). A withdrawal
+   * during the call is not held back.
+   */
+  @Test
+  void aKubeletCallHandsOnOnlyThePoolAfterItAndAWithdrawalAtOnce() {
+    var pool = new Surfaced().knows(H100_0);
+    pool.reconciled(
+        node(
+            Facts.migOn(
+                H100_0,
+                Facts.instance(H100_0, 1, "1g.10gb", 0),
+                Facts.instance(H100_0, 2, "1g.10gb", 1))));
+    int before = pool.published.size();
+
+    pool.surface.heldWhile(
+        () -> {
+          pool.node.set(node(Facts.migOn(H100_0, Facts.instance(H100_0, 2, "1g.10gb", 1))));
+          pool.surface.rebuild();
+          assertThat(pool.surface.current().device("gpu-0-mig-1g10gb-19-0")).isEmpty();
+          pool.node.set(node(Facts.migOn(H100_0, Facts.instance(H100_0, 3, "1g.10gb", 2))));
+          pool.surface.rebuild();
+          assertThat(pool.published).hasSize(before);
+          return null;
+        });
+
+    assertThat(pool.published).hasSize(before + 1);
+    assertThat(pool.last().pool().content()).isEqualTo(pool.surface.current());
+    assertThat(pool.last().pool().content().devices())
+        .extracting(PoolDevice::name)
+        .containsExactly("gpu-0-mig-1g10gb-19-2");
+
+    pool.surface.heldWhile(
+        () -> {
+          pool.surface.withdraw(List.of("gpu-0-mig-1g10gb-19-2"));
+          assertThat(pool.published).hasSize(before + 2);
+          return null;
+        });
+    assertThat(pool.last().pool().content().devices()).isEmpty();
+  }
+
   @Test
   void nothingCanBeWithdrawnBeforeTheFirstOutcome() {
     var pool = new Surfaced().knows(H100_0);

@@ -263,6 +263,7 @@ class DraConfiguration {
    */
   @Bean
   DeviceOwnership draOwnership(
+      MigdProperties properties,
       DraNode node,
       KubernetesClaimSource claims,
       ResourceSlicePublisher publisher,
@@ -272,6 +273,7 @@ class DraConfiguration {
         new WithdrawThenListClaims(
             node.pool()::withdraw,
             publisher::awaitPublished,
+            names -> publisher.serverLists(properties.dra().driverName(), names),
             claims,
             WithdrawThenListClaims.PUBLISH_WAIT,
             node.pool()::current);
@@ -313,7 +315,9 @@ class DraConfiguration {
         DraPlugin.start(
             settings,
             new MeteredClaims(
-                new GatedClaims(new PreparingClaims(node.preparer()), capabilities::waiting),
+                new GatedClaims(
+                    new PoolHeldClaims(new PreparingClaims(node.preparer()), node.pool()),
+                    capabilities::waiting),
                 metrics),
             health);
     log.info(

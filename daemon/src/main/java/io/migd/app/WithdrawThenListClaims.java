@@ -23,11 +23,12 @@ import org.slf4j.LoggerFactory;
  * Before a plan removes static devices (DESIGN section 12, "Who owns what"): the pool is
  * republished without them, so the scheduler allocates them to no new claim; once the API server
  * holds that pool (the publication of that number, or a newer one), the claims are listed once, and
- * a claim whose allocation names one of them blocks the plan. When no pool without them can be
- * built yet (the first reconcile after a start has not ended: the previous run's slices, which
- * still list them, are what the server holds) or the API server does not hold it within {@code
- * publishWait}, the devices are not withdrawn yet: the guard fails, which blocks the plan until the
- * next reconcile (issue 29). Called on the reconcile's thread, never under a lock.
+ * a claim whose allocation names one of them blocks the plan. When no pool of this run can be built
+ * yet (the first reconcile after a start has not ended), the slices on the server are read: while a
+ * previous run's slice still lists a device it is not withdrawn, and neither is it when the API
+ * server does not hold the pool without it within {@code publishWait}; then the guard fails, which
+ * blocks the plan until the next reconcile (issue 29: "nothing published yet" was taken for
+ * "withdrawn"). Called on the reconcile's thread, never under a lock.
  */
 final class WithdrawThenListClaims implements StaticDeviceGuard {
   /** How long the plan waits for the API server to have the pool without the devices. */
@@ -40,8 +41,16 @@ final class WithdrawThenListClaims implements StaticDeviceGuard {
     boolean await(long number, Duration wait) throws InterruptedException;
   }
 
+  /** Reads the slices on the server. */
+  @FunctionalInterface
+  interface OnServer {
+    /** Whether a slice of the node's pool on the server lists one of these devices now. */
+    boolean lists(Collection<String> deviceNames) throws InterruptedException;
+  }
+
   private final Function<Collection<String>, OptionalLong> withdraw;
   private final Published published;
+  private final OnServer onServer;
   private final ClaimSource claims;
   private final Duration publishWait;
   private final Supplier<PoolContent> built;
@@ -53,20 +62,23 @@ final class WithdrawThenListClaims implements StaticDeviceGuard {
   WithdrawThenListClaims(
       Function<Collection<String>, OptionalLong> withdraw,
       Published published,
+      OnServer onServer,
       ClaimSource claims,
       Duration publishWait) {
-    this(withdraw, published, claims, publishWait, () -> PoolContent.empty("", ""));
+    this(withdraw, published, onServer, claims, publishWait, () -> PoolContent.empty("", ""));
   }
 
-  /** As the four-argument form, with {@code built} the pool as last built (not yet published). */
+  /** As the five-argument form, with {@code built} the pool as last built (not yet published). */
   WithdrawThenListClaims(
       Function<Collection<String>, OptionalLong> withdraw,
       Published published,
+      OnServer onServer,
       ClaimSource claims,
       Duration publishWait,
       Supplier<PoolContent> built) {
     this.withdraw = withdraw;
     this.published = published;
+    this.onServer = onServer;
     this.claims = claims;
     this.publishWait = publishWait;
     this.built = built;
@@ -134,23 +146,25 @@ final class WithdrawThenListClaims implements StaticDeviceGuard {
   /** Leaves the devices out of the pool and waits until the API server holds a pool without them. */
   private void withdrawAndAwait(List<String> deviceNames) {
     OptionalLong without = withdraw.apply(deviceNames);
-    if (without.isEmpty()) {
-      throw new IllegalStateException(
-          "no pool is published yet in this run (the first reconcile has not ended, or the API"
-              + " server has not answered migd's probe), so "
-              + deviceNames
-              + " cannot be withdrawn first");
-    }
-    boolean onServer;
     try {
-      onServer = published.await(without.getAsLong(), publishWait);
+      if (without.isEmpty()) {
+        if (onServer.lists(deviceNames)) {
+          throw new IllegalStateException(
+              "no pool is published yet in this run (the first reconcile has not ended, or the"
+                  + " API server has not answered migd's probe) and the slices on the server"
+                  + " still list "
+                  + deviceNames);
+        }
+      } else if (!published.await(without.getAsLong(), publishWait)) {
+        throw new IllegalStateException(
+            "the API server does not hold the pool without "
+                + deviceNames
+                + " after "
+                + publishWait);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while withdrawing " + deviceNames, e);
-    }
-    if (!onServer) {
-      throw new IllegalStateException(
-          "the API server does not hold the pool without " + deviceNames + " after " + publishWait);
     }
   }
 }

@@ -54,6 +54,7 @@ class WithdrawThenListClaimsTest {
               events.add("awaited publication " + number);
               return true;
             },
+            names -> true,
             claims(claim("train", DEVICE), claim("other", "gpu-1")),
             Duration.ofSeconds(30));
 
@@ -68,10 +69,14 @@ class WithdrawThenListClaimsTest {
    * at once; now the plan waits (the guard fails, which blocks it until the next reconcile).
    */
   @Test
-  void nothingPublishedYetIsNotWithdrawnThePlanWaits() {
+  void nothingPublishedYetIsNotWithdrawnWhileThePreviousRunsSlicesListTheDevice() {
     var guard =
         new WithdrawThenListClaims(
-            names -> OptionalLong.empty(), (number, wait) -> true, claims(), Duration.ZERO);
+            names -> OptionalLong.empty(),
+            (number, wait) -> true,
+            names -> names.contains(DEVICE),
+            claims(),
+            Duration.ZERO);
 
     assertThatThrownBy(() -> guard.claimsHolding(List.of(DEVICE)))
         .hasMessageContaining("no pool is published yet")
@@ -79,11 +84,29 @@ class WithdrawThenListClaimsTest {
     assertThat(events).doesNotContain("listed claims");
   }
 
+  /** A first start: no slice on the server lists the device, so none can be allocated it anew. */
+  @Test
+  void nothingPublishedYetAndNothingOnTheServerListingTheDeviceGoesOnToTheClaims() {
+    var guard =
+        new WithdrawThenListClaims(
+            names -> OptionalLong.empty(),
+            (number, wait) -> false,
+            names -> false,
+            claims(claim("train", DEVICE)),
+            Duration.ZERO);
+
+    assertThat(guard.claimsHolding(List.of(DEVICE))).containsExactly("ml/train");
+  }
+
   @Test
   void anApiServerThatDoesNotTakeThePoolWithoutTheDevicesMakesThePlanWait() {
     var guard =
         new WithdrawThenListClaims(
-            names -> OptionalLong.of(3), (number, wait) -> false, claims(), Duration.ofMillis(200));
+            names -> OptionalLong.of(3),
+            (number, wait) -> false,
+            names -> true,
+            claims(),
+            Duration.ofMillis(200));
 
     assertThatThrownBy(() -> guard.claimsHolding(List.of(DEVICE)))
         .hasMessageContaining("does not hold the pool without [" + DEVICE + "]");

@@ -10,6 +10,7 @@ import io.migd.node.RequestBudget;
 import io.migd.pool.PoolContent;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -147,6 +148,25 @@ public final class ResourceSlicePublisher implements AutoCloseable {
    */
   public Optional<String> failure() {
     return Optional.ofNullable(failure);
+  }
+
+  /**
+   * Whether a slice of this node's pool of {@code driver} on the server lists one of {@code
+   * deviceNames} now (read now, one request): what a previous run published, before this run has
+   * published anything.
+   */
+  public boolean serverLists(String driver, Collection<String> deviceNames)
+      throws InterruptedException {
+    permit();
+    return slices()
+        .withLabel(SliceObjects.NODE_LABEL, SliceObjects.labelValue(nodeName))
+        .withLabel(SliceObjects.DRIVER_LABEL, driver)
+        .list()
+        .getItems()
+        .stream()
+        .filter(s -> s.getSpec() != null && s.getSpec().getDevices() != null)
+        .flatMap(s -> s.getSpec().getDevices().stream())
+        .anyMatch(d -> deviceNames.contains(d.getName()));
   }
 
   /** Stops the thread; a publish in flight is abandoned (the next run starts from the server). */
