@@ -2,7 +2,7 @@ package io.migd.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.migd.claims.ClaimedDevices;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;

@@ -1,6 +1,6 @@
 package io.migd.pool;
 
-import io.migd.claims.ClaimedDevices;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.devices.DraTaints;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuTarget;

@@ -1,7 +1,7 @@
 package io.migd.app;
 
 import io.migd.dra.ClaimPreparation;
-import io.migd.dra.ClaimRef;
+import io.migd.ownership.ClaimKey;
 import io.migd.dra.PrepareResult;
 import io.migd.dra.UnprepareResult;
 import io.migd.pool.PoolSurface;
@@ -14,12 +14,12 @@ import java.util.List;
  */
 record PoolHeldClaims(ClaimPreparation calls, PoolSurface pool) implements ClaimPreparation {
   @Override
-  public List<PrepareResult> prepare(List<ClaimRef> claims) {
+  public List<PrepareResult> prepare(List<ClaimKey> claims) {
     return pool.heldWhile(() -> calls.prepare(claims));
   }
 
   @Override
-  public List<UnprepareResult> unprepare(List<ClaimRef> claims) {
+  public List<UnprepareResult> unprepare(List<ClaimKey> claims) {
     return pool.heldWhile(() -> calls.unprepare(claims));
   }
 }

@@ -3,7 +3,7 @@ package io.migd.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.migd.claims.ClaimedDevices;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.devices.DeviceHealth;
 import io.migd.devices.DraTaints;
 import io.migd.devices.MigStrategy;

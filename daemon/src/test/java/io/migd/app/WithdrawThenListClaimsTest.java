@@ -5,11 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.migd.claims.AllocatedClaim;
 import io.migd.claims.ClaimSource;
+import io.migd.layout.GpuIndex;
+import io.migd.pool.DeviceOrigin;
+import io.migd.pool.PoolContent;
+import io.migd.pool.PoolDevice;
+import io.migd.pool.PoolSlice;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class WithdrawThenListClaimsTest {
@@ -135,14 +141,14 @@ class WithdrawThenListClaimsTest {
                                 List.of(),
                                 new DeviceOrigin.DynamicPlacement(
                                     gpu, "GPU-0", "1g.10gb", 19, 3, 1)))))));
-    var published = new AtomicReference<>(Optional.of(dynamicPool));
     var guard =
         new WithdrawThenListClaims(
             names -> {
               events.add("withdrew " + names);
-              published.set(Optional.of(pool()));
+              return OptionalLong.of(2);
             },
-            published::get,
+            (number, wait) -> number == 2,
+            names -> true,
             claims(claim("waiting", pending), claim("other", "gpu-1")),
             Duration.ofSeconds(10),
             () -> dynamicPool);

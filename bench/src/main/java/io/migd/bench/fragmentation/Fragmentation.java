@@ -1,7 +1,7 @@
 package io.migd.bench.fragmentation;
 
 import io.migd.bench.fragmentation.MigdPool.Held;
-import io.migd.pool.DeviceNames;
+import io.migd.layout.DeviceNames;
 import io.migd.pool.Facts;
 import io.migd.pool.GpuFacts;
 import io.migd.pool.PoolContent;
