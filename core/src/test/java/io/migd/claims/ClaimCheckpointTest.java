@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.migd.layout.GpuIndex;
-import io.migd.reconcile.MisconfiguredPathException;
 import io.migd.ownership.CheckpointClaim;
 import io.migd.ownership.CheckpointClaim.Device;
 import io.migd.ownership.CheckpointClaim.Kind;
 import io.migd.ownership.ClaimDevice;
 import io.migd.ownership.ClaimKey;
 import io.migd.ownership.ReservedPod;
+import io.migd.reconcile.MisconfiguredPathException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

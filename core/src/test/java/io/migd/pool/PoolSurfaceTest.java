@@ -2,10 +2,10 @@ package io.migd.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.migd.ownership.ClaimedDevices;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
+import io.migd.ownership.ClaimedDevices;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;

@@ -1,11 +1,11 @@
 package io.migd.pool;
 
-import io.migd.ownership.ClaimedDevices;
 import io.migd.devices.DraTaints;
 import io.migd.layout.GpuIndex;
 import io.migd.layout.GpuTarget;
 import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.plan.Decision;
 import io.migd.profiles.Sharing;
 import io.migd.reconcile.Desired;

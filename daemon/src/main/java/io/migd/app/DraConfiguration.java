@@ -6,8 +6,6 @@ import io.migd.cdi.CapabilityNodes;
 import io.migd.cdi.ClaimCdiSpecs;
 import io.migd.cdi.GpuCdiRefresh;
 import io.migd.cdi.GpuCdiSpec;
-import io.migd.claims.ClaimEvents;
-import io.migd.ownership.ClaimKey;
 import io.migd.claims.ClaimNode;
 import io.migd.claims.ClaimPreparer;
 import io.migd.claims.ClaimSettings;

@@ -1,9 +1,9 @@
 package io.migd.app;
 
 import io.migd.dra.ClaimPreparation;
-import io.migd.ownership.ClaimKey;
 import io.migd.dra.PrepareResult;
 import io.migd.dra.UnprepareResult;
+import io.migd.ownership.ClaimKey;
 import io.migd.pool.PoolSurface;
 import java.util.List;
 

@@ -10,14 +10,12 @@ import io.migd.reconcile.StaticDeviceGuard;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.OptionalLong;
-import java.util.function.Function;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Before a plan removes static devices (DESIGN section 12, "Who owns what"): the pool is
@@ -143,7 +141,9 @@ final class WithdrawThenListClaims implements StaticDeviceGuard {
         .toList();
   }
 
-  /** Leaves the devices out of the pool and waits until the API server holds a pool without them. */
+  /**
+   * Leaves the devices out of the pool and waits until the API server holds a pool without them.
+   */
   private void withdrawAndAwait(List<String> deviceNames) {
     OptionalLong without = withdraw.apply(deviceNames);
     try {

@@ -3,7 +3,6 @@ package io.migd.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.migd.ownership.ClaimedDevices;
 import io.migd.devices.DeviceHealth;
 import io.migd.devices.DraTaints;
 import io.migd.devices.MigStrategy;
@@ -16,6 +15,7 @@ import io.migd.mps.MpsDaemons;
 import io.migd.mps.MpsListener;
 import io.migd.mps.MpsPaths;
 import io.migd.mps.ProcessMpsControl;
+import io.migd.ownership.ClaimedDevices;
 import io.migd.plan.Decision;
 import io.migd.pool.Facts;
 import io.migd.pool.GpuFacts;

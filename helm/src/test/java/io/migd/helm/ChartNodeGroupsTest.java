@@ -88,7 +88,8 @@ class ChartNodeGroupsTest {
     assertThat(pod.path("containers")).isEqualTo(before.podSpec().path("containers"));
     assertThat(pod.path("volumes")).isEqualTo(before.podSpec().path("volumes"));
     assertThat(ChartDefaultsTest.rules(group)).isEqualTo(ChartDefaultsTest.rules(before));
-    assertThat(group.kinds().stream().distinct().toList()).isEqualTo(before.kinds().stream().distinct().toList());
+    assertThat(group.kinds().stream().distinct().toList())
+        .isEqualTo(before.kinds().stream().distinct().toList());
   }
 
   @Test
