@@ -56,7 +56,7 @@ class GpuOperatorGuideTest {
   }
 
   @Test
-  void theCdiValuesFileTurnsCdiOnWithARefreshCommandOfOneArgumentList() throws IOException {
+  void theCdiValuesFileTurnsCdiOnOverTheOperatorsDriverRootAndHook() throws IOException {
     Matcher block = match("Save this as\\s+`(\\S+)`:\\s+```yaml\\n(.*?)```", Pattern.DOTALL);
     Path file = Files.createTempDirectory("guide").resolve(block.group(1));
     Files.writeString(file, block.group(2));
@@ -65,11 +65,10 @@ class GpuOperatorGuideTest {
     var chart = Chart.render(file, Map.of());
 
     assertThat(chart.env()).contains(entry("MIGD_CDI_ENABLED", "true"));
-    var args = chart.container().path("args").valueStream().map(JsonNode::asString).toList();
-    var refresh =
-        args.stream().filter(a -> a.startsWith("--migd.cdi.refresh-command=")).findFirst();
-    assertThat(refresh).isPresent();
-    assertThat(refresh.get()).doesNotContainAnyWhitespaces().contains("nvidia-ctk,cdi,generate");
+    String volumes = chart.podSpec().path("volumes").toString();
+    assertThat(volumes)
+        .as("the driver container's root and the operator's hook, from the node")
+        .contains("/run/nvidia/driver", "/usr/local/nvidia/toolkit/nvidia-cdi-hook");
   }
 
   @Test

@@ -11,6 +11,8 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.migd.dra.FakeDraKubelet;
 import io.migd.kubelet.FakeKubelet;
 import io.migd.kubelet.FakePodResources;
+import io.migd.sim.NvidiaCtkStandIn;
+import io.migd.sim.SimulatedNvml;
 import io.migd.sim.SimulatedProc;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -156,8 +158,9 @@ public final class FootprintNode implements AutoCloseable {
   }
 
   /**
-   * migd as the node's DRA driver, as the chaos runner starts it: CDI on (its refresh command a
-   * no-op), the registration and plugin sockets here, the proc tree of 8 H100s (GPU minor = index).
+   * migd as the node's DRA driver, as the chaos runner starts it: CDI on (the {@code nvidia-ctk}
+   * stand-in), the registration and plugin sockets here, the proc tree of 8 H100s (GPU minor =
+   * index).
    */
   private void draEnvironment(Path work) throws IOException {
     Path proc = work.resolve("proc");
@@ -165,7 +168,14 @@ public final class FootprintNode implements AutoCloseable {
         proc, IntStream.range(0, 8).mapToObj(i -> new SimulatedProc.Gpu(i, 8, 7)).toList());
     environment.put("MIGD_KUBELET_MODE", "dra");
     environment.put("MIGD_CDI_ENABLED", "true");
-    environment.put("MIGD_CDI_REFRESHCOMMAND", "true");
+    Path nvmlSim = SimulatedNvml.extract(work.resolve("sim")).cliPath();
+    environment.put("MIGD_CDI_NVIDIACTK", NvidiaCtkStandIn.beside(nvmlSim).toString());
+    environment.put(
+        "MIGD_CDI_CONTAINERDRIVERROOT",
+        Files.createDirectories(work.resolve("driver-root")).toString());
+    Path hook = work.resolve("nvidia-cdi-hook");
+    Files.writeString(hook, "#!/bin/sh\n");
+    environment.put("MIGD_CDI_HOOKPATH", hook.toString());
     environment.put("MIGD_CDI_DIR", Files.createDirectories(work.resolve("cdi")).toString());
     environment.put(
         "MIGD_DRA_REGISTRYDIR", Files.createDirectories(sockets.resolve("reg")).toString());
