@@ -37,7 +37,7 @@ final class DocsCheck {
       List.of("", "_bucket", "_count", "_sum", "_total", "_created", "_max");
   // flags the docs give to other tools' commands, in prose
   private static final Set<String> OTHER_TOOLS_FLAGS =
-      Set.of("--set", "--reuse-values", "--kube-version");
+      Set.of("--set", "--reuse-values", "--kube-version", "--create-namespace");
   private static final Set<String> FILES = Set.of("migd.jar", "migd.yaml", "migd.lock");
   // system properties of the build's own tests (README, "Testing against a real GPU")
   private static final Set<String> BUILD_PROPERTIES =
