@@ -56,9 +56,31 @@ final class DaemonCommands {
    * @throws MpsControl.MpsException when it does not within {@code migd.mps.start-timeout}
    */
   RunningDaemon start(MpsDevice device) {
+    return start(device, startDeadline());
+  }
+
+  /**
+   * The deadline of daemons asked for now ({@code migd.mps.start-timeout} from now): the daemons of
+   * one pass share it, so a supervisor that runs none of them holds the pass {@code start-timeout}
+   * once, not once per device.
+   */
+  Instant startDeadline() {
+    return Instant.now().plus(startTimeout);
+  }
+
+  /** Asks for {@code device}'s daemon ahead of {@link #start}, so the supervisor starts several. */
+  void request(MpsDevice device) {
+    requests.request(device);
+  }
+
+  /**
+   * {@link #start(MpsDevice)} with a deadline shared with other daemons of the same pass.
+   *
+   * @throws MpsControl.MpsException when the supervisor does not say it runs by {@code deadline}
+   */
+  RunningDaemon start(MpsDevice device, Instant deadline) {
     String uuid = device.uuid();
     requests.request(device);
-    Instant deadline = Instant.now().plus(startTimeout);
     Optional<Long> pid = states.runningDaemon(uuid);
     while (pid.isEmpty() && Instant.now().isBefore(deadline)) {
       try {
