@@ -37,6 +37,11 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
+{{/* The scrape's ServiceAccount (auth.mode kubernetes): its token may get nodes/metrics only. */}}
+{{- define "migd.scrapeName" -}}
+{{- printf "%s-scrape" (include "migd.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
 {{- define "migd.image" -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}
@@ -57,6 +62,9 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- if and (eq .Values.auth.mode "token") (not .Values.auth.tokenSecret.name) }}
 {{- fail "auth.mode token needs auth.tokenSecret.name: the Secret holding the token (key auth.tokenSecret.key)" }}
+{{- end }}
+{{- if and .Values.serviceMonitor.enabled (eq .Values.auth.mode "none") }}
+{{- fail "serviceMonitor.enabled needs auth.mode kubernetes or token: auth.mode none binds migd (and its metrics) to 127.0.0.1, where Prometheus cannot reach it" }}
 {{- end }}
 {{- if and .Values.serviceMonitor.enabled (not .Values.service.enabled) }}
 {{- fail "serviceMonitor.enabled needs service.enabled: the ServiceMonitor selects the Service" }}

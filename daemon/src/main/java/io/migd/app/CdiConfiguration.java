@@ -20,16 +20,19 @@ class CdiConfiguration {
 
   @Bean
   GpuCdiSpec gpuCdiSpec(MigdProperties properties) {
-    var cdi = properties.cdi();
-    var settings =
-        new GpuCdiSpec.Settings(
-            cdi.nvidiaCtk(),
-            cdi.dir(),
-            cdi.driverRoot(),
-            cdi.containerDriverRoot(),
-            cdi.hookPath(),
-            NVIDIA_CTK_TIMEOUT);
+    var settings = settings(properties.cdi());
     GpuCdiSpec.check(settings);
     return new GpuCdiSpec(settings);
+  }
+
+  /** What {@code migd.cdi.*} says the GPU spec is generated with. */
+  static GpuCdiSpec.Settings settings(MigdProperties.Cdi cdi) {
+    return new GpuCdiSpec.Settings(
+        cdi.nvidiaCtk(),
+        cdi.dir(),
+        cdi.driverRoot(),
+        cdi.containerDriverRoot(),
+        cdi.hookPath(),
+        NVIDIA_CTK_TIMEOUT);
   }
 }

@@ -3,6 +3,7 @@ package io.migd.cli;
 import io.migd.app.ConfigFiles;
 import io.migd.app.MigdApplication;
 import io.migd.app.MigdProperties;
+import io.migd.app.PathProperties;
 import io.migd.app.StateLock;
 import io.migd.profiles.GpuModelCatalog;
 import java.util.ArrayList;
@@ -54,9 +55,11 @@ final class ServeCommand implements Callable<Integer> {
    * Standalone, the config file is checked before Spring starts, so a missing or invalid one is one
    * line with exit 2 and nothing else runs; on a Kubernetes node ({@code NODE_NAME} set) the daemon
    * starts anyway and reports the file's problem as the node's failed state. The state lock is the
-   * daemon's to take ({@link StateLock.UnavailableException} is 3).
+   * daemon's to take ({@link StateLock.UnavailableException} is 3). Every path property the
+   * surfaces use is checked first ({@link PathProperties}).
    */
   private static void checkBeforeStart(MigdProperties properties) {
+    PathProperties.check(properties);
     String nodeName = System.getenv("NODE_NAME");
     if (nodeName == null || nodeName.isBlank()) {
       ConfigFiles.load(properties.configFile(), GpuModelCatalog.builtIn());

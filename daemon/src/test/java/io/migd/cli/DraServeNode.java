@@ -123,7 +123,8 @@ public final class DraServeNode implements AutoCloseable {
               .withEnvironment("MIGD_DRA_REGISTRYDIR", registry.toString())
               .withEnvironment("MIGD_DRA_PLUGINDIR", plugin.toString())
               .withEnvironment("MIGD_DRA_PROCROOT", proc.toString())
-              .withEnvironment("MIGD_SYSFSROOT", nodeDir.resolve("sys").toString());
+              .withEnvironment(
+                  "MIGD_SYSFSROOT", Files.createDirectories(nodeDir.resolve("sys")).toString());
       return new DraServeNode(client, nodeDir, sockets, cdi, registry, plugin, migd);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

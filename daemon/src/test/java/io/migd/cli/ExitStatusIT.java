@@ -198,6 +198,65 @@ class ExitStatusIT {
             List.of(
                 "migd: no nvidia-cdi-hook at /nonexistent/nvidia-cdi-hook (migd.cdi.hook-path)")),
         new Case(
+            "serve: migd.sysfs-root missing",
+            m ->
+                m.withEnvironment("SERVER_PORT", "0")
+                    .withEnvironment("MIGD_SYSFSROOT", "/nonexistent/sys"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.sysfs-root: /nonexistent/sys does not exist")),
+        new Case(
+            "serve: migd.kubelet.pod-resources-socket is a directory",
+            m ->
+                m.withEnvironment("SERVER_PORT", "0")
+                    .withEnvironment("MIGD_KUBELET_PODRESOURCESSOCKET", "/tmp"),
+            List.of("serve", A100),
+            2,
+            List.of(
+                "migd: migd.kubelet.pod-resources-socket: /tmp is a directory, not the kubelet's PodResources socket")),
+        new Case(
+            "serve: migd.kubelet.device-plugin-dir is a file",
+            m ->
+                aFile(m)
+                    .withEnvironment("SERVER_PORT", "0")
+                    .withEnvironment("MIGD_KUBELET_DEVICEPLUGINDIR", aFilePath(m).toString()),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.kubelet.device-plugin-dir: ", "a-file is not a directory")),
+        new Case(
+            "serve: migd.cdi.dir under a file",
+            m -> aFile(m.withCdi(aFilePath(m).resolve("cdi"))).withEnvironment("SERVER_PORT", "0"),
+            List.of("serve", A100),
+            2,
+            List.of(
+                "migd: migd.cdi.dir: ",
+                "a-file/cdi cannot be created: ",
+                "a-file is not a directory")),
+        new Case(
+            "serve: migd.mps.root relative",
+            m -> m.withEnvironment("SERVER_PORT", "0").withEnvironment("MIGD_MPS_ROOT", "run/mps"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.mps.root: run/mps is not an absolute path")),
+        new Case(
+            "serve: migd.dra.registry-dir is a file",
+            m -> aFile(inDra(m)).withEnvironment("MIGD_DRA_REGISTRYDIR", aFilePath(m).toString()),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.dra.registry-dir: ", "a-file is not a directory")),
+        new Case(
+            "serve: migd.dra.plugin-dir relative",
+            m -> inDra(m).withEnvironment("MIGD_DRA_PLUGINDIR", "plugins/gpu.nvidia.com"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.dra.plugin-dir: plugins/gpu.nvidia.com is not an absolute path")),
+        new Case(
+            "serve: migd.dra.proc-root without the boot id",
+            m -> inDra(m).withEnvironment("MIGD_DRA_PROCROOT", "/tmp"),
+            List.of("serve", A100),
+            2,
+            List.of("migd: migd.dra.proc-root: /tmp/sys/kernel/random/boot_id cannot be read")),
+        new Case(
             "serve: an unknown kubelet mode",
             m -> m.withEnvironment("SERVER_PORT", "0").withEnvironment("MIGD_KUBELET_MODE", "csi"),
             List.of("serve", A100),
@@ -280,6 +339,25 @@ class ExitStatusIT {
             List.of("serve", A100),
             3,
             List.of("migd: ", "--enable-native-access=ALL-UNNAMED")));
+  }
+
+  /** The node in dra mode, its registry and plugin directories under the node's directory. */
+  private static MigdProcess inDra(MigdProcess migd) {
+    Path node = migd.stateDir().getParent();
+    return migd.withCdi(node.resolve("cdi"))
+        .withEnvironment("SERVER_PORT", "0")
+        .withEnvironment("MIGD_KUBELET_MODE", "dra")
+        .withEnvironment("MIGD_DRA_REGISTRYDIR", node.resolve("registry").toString())
+        .withEnvironment("MIGD_DRA_PLUGINDIR", node.resolve("plugins/gpu.nvidia.com").toString());
+  }
+
+  /** A plain file in the node's directory, where a path property names a directory. */
+  private static Path aFilePath(MigdProcess migd) {
+    return migd.stateDir().resolveSibling("a-file");
+  }
+
+  private static MigdProcess aFile(MigdProcess migd) {
+    return writing(migd, aFilePath(migd), "not a directory");
   }
 
   /** The node with {@code content} written at {@code file}, where migd expects something else. */

@@ -5,11 +5,19 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.marcnuri.helm.Helm;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.migd.api.deviceplugin.v1beta1.AllocateRequest;
 import io.migd.api.deviceplugin.v1beta1.ContainerAllocateRequest;
+import io.migd.claims.ClaimCheckpoint;
+import io.migd.dra.FakeDraKubelet;
 import io.migd.kubelet.FakeKubelet;
+import io.migd.sim.Kubeconfig;
 import io.migd.sim.MpsSupervisor;
+import io.migd.sim.NvidiaCtkStandIn;
 import io.migd.sim.SimulatedNvml;
+import io.migd.sim.SimulatedProc;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -42,14 +50,22 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * an MPS server and its client share the pipe and the shm, and that the death of migd's container
  * leaves the daemons serving and a new migd adopts them.
  *
- * <p>migd runs standalone here: the rendered {@code NODE_NAME} (the downward API) is left out, as
- * there is no API server, and the REST API is rendered with {@code auth.mode=none} on {@code
- * 127.0.0.1}. The image stands for itself as: the test's class path for {@code /opt/migd}'s jars,
- * the repository's {@code daemon/docker/mps-supervisor.sh} for the image's copy, and the simulated
- * driver (test-fixtures: NVML, {@code nvidia-cuda-mps-control}, {@code nvidia-smi}) first on the
- * {@code PATH} with its state file, as the NVIDIA runtime injects the driver.
+ * <p>In device-plugin mode migd runs standalone: the rendered {@code NODE_NAME} (the downward API)
+ * is left out, as there is no API server, and the REST API is rendered with {@code auth.mode=none}
+ * on {@code 127.0.0.1}. In dra mode it runs against the fabric8 mock API server with the chart's
+ * auth: {@code NODE_NAME} from the downward API, {@code KUBECONFIG} standing for the in-cluster
+ * config, and {@code migd.dra.proc-root} naming a simulated {@code /proc} tree for the driver's
+ * capability files, which this machine's {@code /proc} lacks. The image stands for itself as: the
+ * test's class path for {@code /opt/migd}'s jars, the repository's {@code
+ * daemon/docker/mps-supervisor.sh} for the image's copy, and the simulated driver (test-fixtures:
+ * NVML, {@code nvidia-cuda-mps-control}, {@code nvidia-smi}) first on the {@code PATH} with its
+ * state file, as the NVIDIA runtime injects the driver.
  */
+@EnableKubernetesMockClient(crud = true)
 class PodIT {
+  static KubernetesMockServer server;
+  static KubernetesClient client;
+
   private static final Duration PATIENCE = Duration.ofSeconds(180);
   private static final Path CHART = Path.of("..", "helm", "migd");
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
@@ -234,7 +250,7 @@ class PodIT {
    * DRA mode, with every host path moved (k0s and microk8s move the kubelet's): the paths migd is
    * told and names to the kubelet (its registration socket's directory, its DRA socket's, the MPS
    * root) are mounted from the same host path, so what migd names is where the kubelet dials and
-   * where containerd mounts from. Rendered, not run: a DRA node needs an API server.
+   * where containerd mounts from. Rendered only: the run is the next test's, on the default paths.
    */
   @Test
   void draModeMountsEveryPathMigdNamesAtTheSameHostPath() throws IOException {
@@ -279,6 +295,100 @@ class PodIT {
         .containsEntry("MIGD_DRA_REGISTRYDIR", "/opt/k0s/kubelet/plugins_registry")
         .containsEntry("MIGD_MPS_ROOT", "/var/run/k0s/mps");
     assertThat(env.get("MIGD_DRA_PLUGINDIR")).startsWith("/opt/k0s/kubelet/plugins/");
+  }
+
+  /**
+   * DRA mode run as rendered, against the mock API server (Kubernetes 1.36): the test kubelet finds
+   * migd's registration socket in the host's plugin registry and dials the DRA socket at the path
+   * the registration names, read on the host; a prepared claim's CDI spec and the GPU spec land in
+   * the host's {@code /var/run/cdi}, the checkpoint in the host's state directory; SIGTERM ends
+   * migd within the grace period and its files stay on the host. The REST auth is the chart's
+   * ({@code kubernetes}): the kubelet's readiness probe needs no token.
+   */
+  @Test
+  void draModeRunsAsRenderedWithItsSocketsSpecsAndCheckpointWhereTheKubeletAndContainerdLook()
+      throws Exception {
+    int port;
+    try (var socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    Path values = base.resolve("dra-run.yaml");
+    Files.writeString(
+        values,
+        """
+        server: {port: %d}
+        extraArgs: ["--simulate=A100-SXM4-40GB"]
+        nodeGroups: [{name: "", nodeSelector: {}, kubelet: {mode: dra}, config: all-dynamic}]
+        # under a directory each container overlays: the pod test makes no file on the machine
+        migd: {cdi: {hookPath: /run/nvidia-toolkit/nvidia-cdi-hook}}
+        """
+            .formatted(port));
+    List<JsonNode> objects = render(values);
+    // the host's toolkit, whose hook the chart mounts as a File volume
+    Path hook = node.hostPath("/run/nvidia-toolkit/nvidia-cdi-hook");
+    Files.createDirectories(hook.getParent());
+    Files.writeString(hook, "#!/bin/sh\n");
+    NvidiaCtkStandIn.beside(sim);
+
+    try (var api =
+        DraServeNode.create(
+            server,
+            client,
+            Files.createDirectories(base.resolve("api")),
+            List.of(new SimulatedProc.Gpu(0, 8, 7)))) {
+      PodNode.Container migd =
+          run(
+              "migd",
+              daemonSet(objects, false),
+              configMap(objects),
+              Map.of("spec.nodeName", DraServeNode.NODE, "status.podIP", "127.0.0.1"),
+              Map.of(
+                  "KUBECONFIG",
+                  Kubeconfig.write(
+                          base.resolve("kubeconfig"), client.getConfiguration().getMasterUrl())
+                      .toString(),
+                  "MIGD_DRA_PROCROOT",
+                  base.resolve("api/proc").toString()));
+      awaitReady(port, migd);
+
+      Path registration =
+          node.hostPath("/var/lib/kubelet/plugins_registry/gpu.nvidia.com-reg.sock");
+      try (var kubelet =
+          await()
+              .atMost(PATIENCE)
+              .ignoreExceptions()
+              .until(
+                  () -> FakeDraKubelet.register(registration, p -> node.hostPath(p.toString())),
+                  p -> p != null)) {
+        assertThat(kubelet.info().getEndpoint())
+            .isEqualTo("/var/lib/kubelet/plugins/gpu.nvidia.com/dra.sock");
+        assertThat(node.hostPath("/var/run/cdi/k8s.migd.io-gpu.yaml"))
+            .content()
+            .contains("kind: k8s.migd.io/gpu");
+
+        String device = api.allocate("3g.20gb");
+        String uid = api.createClaim("train", device);
+        var prepared = DraServeNode.prepare(kubelet, "train", uid);
+        assertThat(prepared.getError()).as(migd.output()).isEmpty();
+        String cdiId = prepared.getDevices(0).getCdiDeviceIds(0);
+        assertThat(cdiId).isEqualTo("k8s.migd.io/claim=" + uid + "-" + device);
+        assertThat(node.hostPath("/var/run/cdi/k8s.migd.io-claim_" + uid + ".yaml"))
+            .as("where containerd resolves " + cdiId)
+            .content()
+            .contains(uid + "-" + device);
+        assertThat(node.hostPath("/var/lib/migd/" + ClaimCheckpoint.FILE_NAME))
+            .content()
+            .contains(uid);
+      }
+
+      migd.stop();
+      assertThat(migd.init.exitValue())
+          .as("SIGTERM ended migd within the grace period: " + migd.output())
+          .isNotEqualTo(137);
+      assertThat(node.hostPath("/var/lib/migd/" + ClaimCheckpoint.FILE_NAME))
+          .as("the checkpoint outlives the pod")
+          .isRegularFile();
+    }
   }
 
   private List<JsonNode> render(Path values) throws IOException {
@@ -329,8 +439,24 @@ class PodIT {
     return files;
   }
 
-  /** Runs a DaemonSet's first container as the kubelet would on this node. */
+  /** Runs a DaemonSet's first container as the kubelet would on a node without an API server. */
   private PodNode.Container run(String name, JsonNode daemonSet, Map<String, String> configMap)
+      throws IOException {
+    return run(name, daemonSet, configMap, Map.of(), Map.of());
+  }
+
+  /**
+   * Runs a DaemonSet's first container as the kubelet would on this node: {@code fieldRefs} are the
+   * downward API's values by field path, {@code standIns} the environment that stands for what the
+   * test cannot give a container as a cluster would (the in-cluster API config, the driver's part
+   * of {@code /proc}).
+   */
+  private PodNode.Container run(
+      String name,
+      JsonNode daemonSet,
+      Map<String, String> configMap,
+      Map<String, String> fieldRefs,
+      Map<String, String> standIns)
       throws IOException {
     JsonNode pod = daemonSet.path("spec").path("template").path("spec");
     JsonNode container = pod.path("containers").get(0);
@@ -353,6 +479,8 @@ class PodIT {
           Files.createDirectories(source);
         } else if (type.equals("DirectoryOrCreate")) {
           Files.createDirectories(source);
+        } else if (type.equals("File") && !Files.isRegularFile(source)) {
+          throw new AssertionError("the host has no file " + path + " for volume " + volumeName);
         }
       } else if (volume.has("configMap")) {
         source =
@@ -377,8 +505,13 @@ class PodIT {
       if (e.has("value")) {
         env.put(e.path("name").asString(), e.path("value").asString());
       }
-      // valueFrom (NODE_NAME): no API server here, migd runs standalone
+      String field = e.path("valueFrom").path("fieldRef").path("fieldPath").asString("");
+      if (fieldRefs.containsKey(field)) {
+        env.put(e.path("name").asString(), fieldRefs.get(field));
+      }
+      // a field this node has no value for (NODE_NAME without an API server): left out
     }
+    env.putAll(standIns);
     // the NVIDIA runtime's part: the driver's commands on the PATH, the driver's state
     env.put("PATH", sim.cliPath().getParent() + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
     env.put("NVML_SIM_STATE", base.resolve("nvml.state").toString());

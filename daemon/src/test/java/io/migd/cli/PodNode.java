@@ -9,9 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A node as the pod test runs containers on it, as far as this machine allows: a fake host root (a
@@ -21,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * propagation ({@code None} private, {@code HostToContainer} slave, {@code Bidirectional} shared),
  * and its main process under {@code container-init} (test-fixtures). The machine's {@code /etc},
  * {@code /var/lib}, {@code /run} and {@code /tmp} are overlaid in each container, so mount points
- * are made there and never on the machine.
+ * are made there; one elsewhere ({@code /driver-root}) is made on the machine and removed when the
+ * node closes.
  *
  * <p>What it does not model: a container shares the machine's network and PID namespace (the
  * chart's pods are {@code hostPID}; a container's death is the death of every process its {@code
@@ -74,6 +80,9 @@ final class PodNode implements AutoCloseable {
   private final Path initCommand;
   private final Process node;
   private int containers;
+
+  /** Mount points a container made on the machine outside the overlaid directories. */
+  private final Set<Path> madeOnTheMachine = new LinkedHashSet<>();
 
   private PodNode(Path host, Path work, Path initCommand, Process node) {
     this.host = host;
@@ -170,6 +179,7 @@ final class PodNode implements AutoCloseable {
             "sh",
             dir.toString()));
     for (Volume v : spec.volumes()) {
+      madeOnTheMachine(Path.of(v.containerPath())).ifPresent(madeOnTheMachine::add);
       command.addAll(
           List.of(
               v.source().toString(),
@@ -274,6 +284,32 @@ final class PodNode implements AutoCloseable {
     }
   }
 
+  /**
+   * The top directory of {@code target} that a container's {@code mkdir -p} makes on the machine,
+   * empty when it exists or is made under an overlaid directory (through a symbolic link, as {@code
+   * /var/run} is {@code /run}).
+   */
+  private static Optional<Path> madeOnTheMachine(Path target) {
+    Path missing = null;
+    Path existing = target;
+    while (existing != null && !Files.exists(existing)) {
+      missing = existing;
+      existing = existing.getParent();
+    }
+    if (missing == null || existing == null) {
+      return Optional.empty();
+    }
+    try {
+      Path real = existing.toRealPath();
+      return OVERLAID.stream().anyMatch(d -> real.startsWith(d))
+          ? Optional.empty()
+          : Optional.of(missing);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Ends the node; the mount points its containers made on the machine (empty now) go too. */
   @Override
   public void close() {
     node.destroyForcibly();
@@ -281,6 +317,18 @@ final class PodNode implements AutoCloseable {
       node.waitFor(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    for (Path made : madeOnTheMachine) {
+      if (!Files.exists(made)) {
+        continue;
+      }
+      try (Stream<Path> tree = Files.walk(made)) {
+        for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("removing the mount point " + made + " of a container", e);
+      }
     }
   }
 }

@@ -159,7 +159,8 @@ class ChartDefaultsTest {
             "/events: create,patch",
             "/pods: list",
             "authentication.k8s.io/tokenreviews: create",
-            "authorization.k8s.io/subjectaccessreviews: create");
+            "authorization.k8s.io/subjectaccessreviews: create",
+            "/nodes/metrics: get");
     var binding = CHART.one("ClusterRoleBinding");
     assertThat(binding.path("subjects").get(0).path("name").asString())
         .isEqualTo(CHART.podSpec().path("serviceAccountName").asString())
@@ -201,7 +202,8 @@ class ChartDefaultsTest {
 
   static List<String> rules(Chart.Manifests chart) {
     var rules = new java.util.ArrayList<String>();
-    for (var rule : chart.one("ClusterRole").path("rules")) {
+    var role = chart.named("ClusterRole", Chart.RELEASE);
+    for (var rule : role.path("rules")) {
       rules.add(
           join(rule.path("apiGroups"))
               + "/"

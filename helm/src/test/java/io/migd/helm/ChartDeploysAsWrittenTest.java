@@ -194,6 +194,75 @@ class ChartDeploysAsWrittenTest {
   }
 
   @Test
+  void theProbesAreTheTwoPathsMigdLeavesOpen() {
+    var container = CHART.container();
+    assertThat(container.path("startupProbe").path("httpGet").path("path").asString())
+        .isEqualTo("/actuator/health/liveness");
+    assertThat(container.path("livenessProbe").path("httpGet").path("path").asString())
+        .isEqualTo("/actuator/health/liveness");
+    assertThat(container.path("readinessProbe").path("httpGet").path("path").asString())
+        .isEqualTo("/actuator/health/readiness");
+  }
+
+  @Test
+  void theScrapeSendsATokenThatMayOnlyGetTheNodesMetrics() {
+    var chart = Chart.render(Map.of("serviceMonitor.enabled", "true"));
+    var credentials = scrapeCredentials(chart);
+    var secret = chart.named("Secret", credentials.path("name").asString());
+    String account = Chart.RELEASE + "-scrape";
+
+    assertThat(credentials.path("key").asString()).isEqualTo("token");
+    assertThat(secret.path("type").asString()).isEqualTo("kubernetes.io/service-account-token");
+    assertThat(
+            secret
+                .path("metadata")
+                .path("annotations")
+                .path("kubernetes.io/service-account.name")
+                .asString())
+        .isEqualTo(account);
+    assertThat(chart.named("ServiceAccount", account)).isNotNull();
+    var binding = chart.named("ClusterRoleBinding", account);
+    assertThat(binding.path("subjects").get(0).path("name").asString()).isEqualTo(account);
+    assertThat(
+            chart
+                .named("ClusterRole", binding.path("roleRef").path("name").asString())
+                .path("rules"))
+        .singleElement()
+        .satisfies(
+            rule -> {
+              assertThat(rule.path("resources").get(0).asString()).isEqualTo("nodes/metrics");
+              assertThat(rule.path("verbs")).extracting(JsonNode::asString).containsExactly("get");
+            });
+  }
+
+  @Test
+  void theScrapeSendsTheApisTokenInTokenModeAndIsRefusedWithoutAuth() {
+    var chart =
+        Chart.render(
+            Map.of(
+                "serviceMonitor.enabled", "true",
+                "auth.mode", "token",
+                "auth.tokenSecret.name", "migd-api",
+                "auth.tokenSecret.key", "api-token"));
+    var credentials = scrapeCredentials(chart);
+    assertThat(credentials.path("name").asString()).isEqualTo("migd-api");
+    assertThat(credentials.path("key").asString()).isEqualTo("api-token");
+    assertThat(chart.ofKind("Secret")).as("the chart makes no token of its own").isEmpty();
+
+    assertThatThrownBy(
+            () ->
+                Chart.render(
+                    Map.of(
+                        "serviceMonitor.enabled",
+                        "true",
+                        "auth.mode",
+                        "none",
+                        "server.address",
+                        "127.0.0.1")))
+        .hasMessageContaining("serviceMonitor.enabled needs auth.mode kubernetes or token");
+  }
+
+  @Test
   void theImageIsTheOneTheWorkflowBuildsForBothArchitecturesWithoutPushing() throws IOException {
     String workflow = Files.readString(Path.of("..", ".github", "workflows", "image.yaml"));
     JsonNode jobs = Chart.yaml(workflow).path("jobs");
@@ -206,6 +275,17 @@ class ChartDeploysAsWrittenTest {
     assertThat(jobs.path("image").path("strategy").path("matrix").path("platform"))
         .extracting(JsonNode::asString)
         .containsExactly("linux/amd64", "linux/arm64");
+  }
+
+  /** The Secret key the ServiceMonitor's scrape sends as its bearer token. */
+  private static JsonNode scrapeCredentials(Chart.Manifests chart) {
+    return chart
+        .one("ServiceMonitor")
+        .path("spec")
+        .path("endpoints")
+        .get(0)
+        .path("authorization")
+        .path("credentials");
   }
 
   /** Whether a node with these labels runs the DaemonSet's pod: its nodeSelector and affinity. */

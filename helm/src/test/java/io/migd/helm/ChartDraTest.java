@@ -89,7 +89,8 @@ class ChartDraTest {
             "resource.k8s.io/resourceclaims: get,list",
             "/pods: get",
             "authentication.k8s.io/tokenreviews: create",
-            "authorization.k8s.io/subjectaccessreviews: create");
+            "authorization.k8s.io/subjectaccessreviews: create",
+            "/nodes/metrics: get");
   }
 
   @Test

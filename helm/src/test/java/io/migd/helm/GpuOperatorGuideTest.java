@@ -17,9 +17,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * The helm commands and values of docs/gpu-operator.md, read from the guide: migd's install renders
  * with the ConfigMap the guide copies and the operator's settings; the CDI values file turns CDI on
- * with a refresh command that is one argument list; the operator's own upgrade turns off exactly
- * its device plugin and mig-manager, keeping every other value, and the rollback turns them on
- * again with the copied ConfigMap.
+ * over the operator's driver root and the hook its toolkit installs; the operator's own upgrade
+ * turns off exactly its device plugin and mig-manager, keeping every other value, and the rollback
+ * turns them on again with the copied ConfigMap.
  */
 class GpuOperatorGuideTest {
   private static final Pattern SET = Pattern.compile("--set (\\S+?)=(\\S+)");
@@ -66,9 +66,13 @@ class GpuOperatorGuideTest {
 
     assertThat(chart.env()).contains(entry("MIGD_CDI_ENABLED", "true"));
     String volumes = chart.podSpec().path("volumes").toString();
+    // the operator's toolkit installs into <toolkit.installDir>/toolkit (gpu-operator
+    // controllers/object_controls.go, NVIDIA_CDI_HOOK_PATH; nvidia-ctk-installer's toolkitSubDir)
+    Matcher installDir = match("`toolkit.installDir` is `(\\S+)` by\\s+default");
+    assertThat(installDir.group(1)).isEqualTo("/usr/local/nvidia");
     assertThat(volumes)
         .as("the driver container's root and the operator's hook, from the node")
-        .contains("/run/nvidia/driver", "/usr/local/nvidia/toolkit/nvidia-cdi-hook");
+        .contains("/run/nvidia/driver", installDir.group(1) + "/toolkit/nvidia-cdi-hook");
   }
 
   @Test

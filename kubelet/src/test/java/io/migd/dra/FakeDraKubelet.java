@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * Plays the kubelet's plugin watcher and DRA manager over real unix sockets: dials a registration
@@ -33,6 +34,15 @@ public final class FakeDraKubelet {
 
   /** Registers the plugin behind {@code registrationSocket}, or fails as the kubelet would. */
   public static Plugin register(Path registrationSocket) throws InterruptedException {
+    return register(registrationSocket, UnaryOperator.identity());
+  }
+
+  /**
+   * Registers the plugin behind {@code registrationSocket}, dialling the endpoint it names where
+   * {@code onTheHost} says that path is (a test whose host root is a directory of its own).
+   */
+  public static Plugin register(Path registrationSocket, UnaryOperator<Path> onTheHost)
+      throws InterruptedException {
     var info = info(registrationSocket);
     var version = KNOWN.stream().filter(info.getSupportedVersionsList()::contains).findFirst();
     if (!info.getType().equals("DRAPlugin") || version.isEmpty()) {
@@ -42,7 +52,7 @@ public final class FakeDraKubelet {
           "no supported DRA version in " + info.getSupportedVersionsList());
       throw new IllegalStateException("kubelet refused " + info);
     }
-    var channel = UnixSockets.dial(Path.of(info.getEndpoint()));
+    var channel = UnixSockets.dial(onTheHost.apply(Path.of(info.getEndpoint())));
     notify(registrationSocket, true, "");
     return new Plugin(info, version.get(), channel);
   }

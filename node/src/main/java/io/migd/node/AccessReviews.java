@@ -25,19 +25,33 @@ public final class AccessReviews {
 
   /**
    * What a user must be allowed: {@code verb} on {@code resource} (of API group {@code group},
-   * empty for the core group) named {@code name}, cluster-scoped.
+   * empty for the core group) named {@code name}, cluster-scoped, or on its {@code subresource}
+   * when that is not empty (as the kubelet asks {@code get nodes/metrics} for its metrics).
    */
-  public record Access(String verb, String group, String resource, String name) {
+  public record Access(
+      String verb, String group, String resource, String name, String subresource) {
     public Access {
       Objects.requireNonNull(verb);
       Objects.requireNonNull(group);
       Objects.requireNonNull(resource);
       Objects.requireNonNull(name);
+      Objects.requireNonNull(subresource);
+    }
+
+    /** {@code verb} on the object itself. */
+    public Access(String verb, String group, String resource, String name) {
+      this(verb, group, resource, name, "");
     }
 
     @Override
     public String toString() {
-      return verb + " " + (group.isEmpty() ? "" : group + "/") + resource + "/" + name;
+      return verb
+          + " "
+          + (group.isEmpty() ? "" : group + "/")
+          + resource
+          + "/"
+          + name
+          + (subresource.isEmpty() ? "" : "/" + subresource);
     }
   }
 
@@ -105,6 +119,7 @@ public final class AccessReviews {
                       .withGroup(access.group())
                       .withResource(access.resource())
                       .withName(access.name())
+                      .withSubresource(access.subresource())
                       .endResourceAttributes()
                       .endSpec()
                       .build());

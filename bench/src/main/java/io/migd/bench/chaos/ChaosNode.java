@@ -195,7 +195,7 @@ final class ChaosNode implements AutoCloseable {
     env.put("MIGD_DRA_REGISTRYDIR", registrySocket.getParent().toString());
     env.put("MIGD_DRA_PLUGINDIR", pluginDir.resolve("plugin").toString());
     env.put("MIGD_DRA_PROCROOT", proc.toString());
-    env.put("MIGD_SYSFSROOT", work.resolve("sys").toString());
+    env.put("MIGD_SYSFSROOT", Files.createDirectories(work.resolve("sys")).toString());
   }
 
   /** migd's state directory (its DRA checkpoint). */

@@ -181,7 +181,7 @@ public final class FootprintNode implements AutoCloseable {
         "MIGD_DRA_REGISTRYDIR", Files.createDirectories(sockets.resolve("reg")).toString());
     environment.put("MIGD_DRA_PLUGINDIR", sockets.resolve("plugin").toString());
     environment.put("MIGD_DRA_PROCROOT", proc.toString());
-    environment.put("MIGD_SYSFSROOT", work.resolve("sys").toString());
+    environment.put("MIGD_SYSFSROOT", Files.createDirectories(work.resolve("sys")).toString());
   }
 
   /** What migd's environment gets for this node. */

@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -16,29 +17,47 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Authenticates every call under {@code /api/v1}: the bearer token of the {@code Authorization}
- * header goes to the {@link Authenticator}; a refusal is an RFC 9457 problem detail (401 with
- * {@code WWW-Authenticate: Bearer}, 403, or 503), never naming the token. With anonymous reads, a
- * GET or HEAD without a token goes through.
+ * Authenticates every call under {@code /api/v1} and {@code /actuator} but the kubelet's probes
+ * ({@link #PROBES}): the bearer token of the {@code Authorization} header goes to the API's or
+ * actuator's {@link Authenticator}; a refusal is an RFC 9457 problem detail (401 with {@code
+ * WWW-Authenticate: Bearer}, 403, or 503), never naming the token. With anonymous reads, a GET or
+ * HEAD without a token goes through.
  */
 final class ApiAuthFilter extends OncePerRequestFilter {
   private static final Logger log = LoggerFactory.getLogger(ApiAuthFilter.class);
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final String BEARER = "bearer ";
 
-  private final Authenticator authenticator;
+  /** Where actuator answers; the paths the filter is registered on are this and the API's. */
+  static final String ACTUATOR = "/actuator";
+
+  /**
+   * The health groups the kubelet probes without a token; they answer only UP or DOWN. Compared
+   * with the raw request URI, so no other spelling of a path skips the check.
+   */
+  static final Set<String> PROBES =
+      Set.of(ACTUATOR + "/health/liveness", ACTUATOR + "/health/readiness");
+
+  private final Authenticator api;
+  private final Authenticator actuator;
   private final boolean anonymousRead;
   private final AutoCloseable onDestroy;
 
-  ApiAuthFilter(Authenticator authenticator, boolean anonymousRead) {
-    this(authenticator, anonymousRead, () -> {});
-  }
-
-  /** A filter that closes {@code onDestroy} (what keeps the authenticator current) with it. */
-  ApiAuthFilter(Authenticator authenticator, boolean anonymousRead, AutoCloseable onDestroy) {
-    this.authenticator = authenticator;
+  /**
+   * A filter that checks API calls with {@code api} and actuator's with {@code actuator}, and
+   * closes {@code onDestroy} (what keeps the authenticators current) with it.
+   */
+  ApiAuthFilter(
+      Authenticator api, Authenticator actuator, boolean anonymousRead, AutoCloseable onDestroy) {
+    this.api = api;
+    this.actuator = actuator;
     this.anonymousRead = anonymousRead;
     this.onDestroy = onDestroy;
+  }
+
+  @Override
+  protected boolean shouldNotFilter(HttpServletRequest request) {
+    return PROBES.contains(request.getRequestURI());
   }
 
   @Override
@@ -63,7 +82,7 @@ final class ApiAuthFilter extends OncePerRequestFilter {
               : new Verdict.Unauthenticated(
                   "this call needs a bearer token: Authorization: Bearer TOKEN");
     } else {
-      verdict = authenticator.check(token);
+      verdict = (isActuator(request.getRequestURI()) ? actuator : api).check(token);
     }
     switch (verdict) {
       case Verdict.Allowed _ -> chain.doFilter(request, response);
@@ -89,6 +108,10 @@ final class ApiAuthFilter extends OncePerRequestFilter {
     }
     String token = authorization.substring(BEARER.length()).strip();
     return token.isEmpty() ? null : token;
+  }
+
+  private static boolean isActuator(String uri) {
+    return uri.equals(ACTUATOR) || uri.startsWith(ACTUATOR + "/");
   }
 
   private static boolean isRead(String method) {

@@ -28,7 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The OpenAPI document and the Swagger UI of a daemon that authenticates its API (token mode): the
  * document is the checked-in {@code api/openapi.json}, the Swagger UI lists each of its operations,
- * and neither (nor actuator) needs a token while {@code /api/v1} does.
+ * and neither (nor the kubelet's probes) needs a token while {@code /api/v1} and the rest of
+ * actuator (the metrics) do.
  */
 class ApiDocsIT {
   /** With {@code -Dmigd.openapi.write=true} the test writes the document instead of comparing. */
@@ -113,13 +114,18 @@ class ApiDocsIT {
   }
 
   @Test
-  void theDocsTheUiAndActuatorNeedNoTokenWhileTheApiDoes() {
+  void theDocsTheUiAndTheProbesNeedNoTokenWhileTheApiAndTheMetricsDo() {
     assertThat(api.get("/v3/api-docs", null).statusCode()).isEqualTo(200);
     assertThat(api.get("/swagger-ui/index.html", null).statusCode()).isEqualTo(200);
-    assertThat(api.get("/actuator/health", null).statusCode()).isEqualTo(200);
-    assertThat(api.get("/actuator/prometheus", null).statusCode()).isEqualTo(200);
-    ApiCalls.assertProblem(api.get("/api/v1/gpus", null), 401, "/api/v1/gpus");
-    assertThat(api.get("/api/v1/gpus", "docs-token").statusCode()).isEqualTo(200);
+    assertThat(api.get("/actuator/health/liveness", null).statusCode()).isEqualTo(200);
+    assertThat(api.get("/actuator/health/readiness", null).statusCode()).isEqualTo(200);
+    for (String path :
+        List.of("/api/v1/gpus", "/actuator/prometheus", "/actuator/health", "/actuator")) {
+      ApiCalls.assertProblem(api.get(path, null), 401, path);
+      ApiCalls.assertProblem(api.get(path, "other-token"), 401, path);
+      assertThat(api.get(path, "docs-token").statusCode()).as(path).isEqualTo(200);
+    }
+    assertThat(api.get("/actuator/prometheus", "docs-token").body()).contains("migd_gpu_info");
   }
 
   @Test

@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
@@ -36,8 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code migd serve} with {@code migd.auth.mode=kubernetes} on node {@code gpu-7}, as a real
  * process against the fabric8 mock API server, which answers TokenReviews (tokens starting with
- * {@code admin-} are user admin, {@code reader-} user reader, {@code flaky-} a server error) and
- * SubjectAccessReviews (only admin may update nodes/gpu-7).
+ * {@code admin-} are user admin, {@code reader-} user reader, {@code scraper-} user scraper, {@code
+ * flaky-} a server error) and SubjectAccessReviews (only admin may update nodes/gpu-7, only scraper
+ * may get nodes/gpu-7/metrics).
  */
 @EnableKubernetesMockClient(crud = true)
 class KubernetesAuthIT {
@@ -133,6 +135,20 @@ class KubernetesAuthIT {
   }
 
   @Test
+  void theMetricsNeedGetOnTheNodesMetricsWhileTheProbesNeedNoToken() {
+    String metrics = "/actuator/prometheus";
+    assertProblem(api.get(metrics, null), 401, metrics);
+    assertThat(assertProblem(api.get(metrics, "admin-c0ffee01"), 403, metrics))
+        .contains("admin")
+        .contains("get nodes/" + NODE + "/metrics");
+    assertThat(api.get(metrics, "scraper-5c4a9e").body()).contains("migd_gpu_info");
+    assertProblem(api.get("/actuator/health", null), 401, "/actuator/health");
+    assertProblem(api.get(GPUS, "scraper-5c4a9e"), 403, GPUS);
+    assertThat(api.get("/actuator/health/liveness", null).statusCode()).isEqualTo(200);
+    assertThat(api.get("/actuator/health/readiness", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void anApiServerThatFailsIs503LoggedOncePerOutage() {
     for (String token : List.of("flaky-1a2b3c", "flaky-1a2b3c", "flaky-4d5e6f")) {
       var response = api.get(GPUS, token);
@@ -166,7 +182,10 @@ class KubernetesAuthIT {
       tokenReviews.incrementAndGet();
     }
     String user =
-        token.startsWith("admin-") ? "admin" : token.startsWith("reader-") ? "reader" : null;
+        List.of("admin", "reader", "scraper").stream()
+            .filter(name -> token.startsWith(name + "-"))
+            .findFirst()
+            .orElse(null);
     return new TokenReviewBuilder(review)
         .withNewStatus()
         .withAuthenticated(user != null)
@@ -187,18 +206,28 @@ class KubernetesAuthIT {
     return Serialization.unmarshal(body(request), TokenReview.class).getSpec().getToken();
   }
 
-  /** Only admin may update nodes/gpu-7 of the core group. */
+  /**
+   * Only admin may update nodes/gpu-7 of the core group, only scraper may get its metrics
+   * subresource.
+   */
   private static Object subjectAccessReview(RecordedRequest request) {
     SubjectAccessReview review = Serialization.unmarshal(body(request), SubjectAccessReview.class);
     var spec = review.getSpec();
     var attributes = spec.getResourceAttributes();
-    boolean allowed =
-        "admin".equals(spec.getUser())
-            && spec.getGroups().contains("system:authenticated")
-            && "update".equals(attributes.getVerb())
+    String subresource = Objects.requireNonNullElse(attributes.getSubresource(), "");
+    boolean onTheNode =
+        spec.getGroups().contains("system:authenticated")
             && "".equals(attributes.getGroup())
             && "nodes".equals(attributes.getResource())
             && NODE.equals(attributes.getName());
+    boolean allowed =
+        onTheNode
+            && ("admin".equals(spec.getUser())
+                    && "update".equals(attributes.getVerb())
+                    && subresource.isEmpty()
+                || "scraper".equals(spec.getUser())
+                    && "get".equals(attributes.getVerb())
+                    && subresource.equals("metrics"));
     return new SubjectAccessReviewBuilder(review)
         .withNewStatus()
         .withAllowed(allowed)
