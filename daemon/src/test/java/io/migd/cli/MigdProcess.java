@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -137,10 +139,7 @@ public final class MigdProcess {
    */
   static List<String> javaCommand() {
     return List.of(
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()),
+        java(),
         "--enable-native-access=ALL-UNNAMED",
         "-cp",
         ClassPathSnapshot.CLASS_PATH,
@@ -153,17 +152,13 @@ public final class MigdProcess {
     Path stdout = nodeDir.resolve("migd-" + run + ".out");
     Path stderr = nodeDir.resolve("migd-" + run + ".err");
     var command = new ArrayList<String>();
-    command.add(
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.add(java());
+    command.addAll(ChildJvm.OPTIONS);
     if (nativeAccess) {
       command.add("--enable-native-access=ALL-UNNAMED");
+      // the cache holds the module graph of native access: a JVM without it cannot map the cache
+      command.addAll(AotCache.OPTIONS);
     }
-    // start-up time dominates every command; C1 only and the serial collector start fastest
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-XX:+UseSerialGC");
     command.add("-cp");
     command.add(ClassPathSnapshot.CLASS_PATH);
     command.add("io.migd.app.Migd");
@@ -194,18 +189,115 @@ public final class MigdProcess {
     }
   }
 
+  /** The JVM options of every child: start-up time dominates each command. */
+  private static final class ChildJvm {
+    /** C1 only and the serial collector start fastest. */
+    static final List<String> OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+  }
+
+  /**
+   * A JDK AOT cache (JEP 483, {@code -XX:AOTCache}) of what a one-shot command loads and links,
+   * made once per test JVM by one training run ({@code migd apply} on a simulated A100, {@code
+   * -XX:AOTCacheOutput}): hundreds of children start from it, each about a fifth sooner. When the
+   * training fails, children start without a cache, as they did before, and the reason is printed
+   * once. The JVM's own messages about the cache are off, so a child's stdout and stderr hold only
+   * what migd writes.
+   */
+  private static final class AotCache {
+    static final List<String> OPTIONS = train();
+
+    private static List<String> train() {
+      Path dir = ClassPathSnapshot.DIRECTORY;
+      Path cache = dir.resolve("migd.aot");
+      Path node = dir.resolve("training-node");
+      var command = new ArrayList<String>();
+      command.add(java());
+      command.add("--enable-native-access=ALL-UNNAMED");
+      command.addAll(ChildJvm.OPTIONS);
+      command.addAll(
+          List.of(
+              "-XX:AOTCacheOutput=" + cache,
+              "-Xlog:aot*=off,cds*=off",
+              "-cp",
+              ClassPathSnapshot.CLASS_PATH,
+              "io.migd.app.Migd",
+              "apply",
+              "--simulate=A100-SXM4-40GB",
+              "-c",
+              "all-balanced"));
+      Path log = dir.resolve("aot-training.log");
+      try {
+        Files.createDirectories(node);
+        var builder =
+            new ProcessBuilder(command)
+                .directory(node.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().keySet().removeIf(name -> name.startsWith("MIGD_"));
+        builder.environment().put("NVML_SIM_STATE", node.resolve("state").toString());
+        builder.environment().put("MIGD_STATEDIR", node.resolve("statedir").toString());
+        builder.environment().put("MIGD_NVML_EXTRACTDIR", node.resolve("nvml").toString());
+        builder.environment().put("MIGD_LOG_LEVEL", "WARN");
+        Process training = builder.start();
+        if (!training.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+          training.destroyForcibly();
+          return without("the training run did not end within " + TIMEOUT, log);
+        }
+        if (training.exitValue() != 0 || !Files.isRegularFile(cache)) {
+          return without("the training run ended with status " + training.exitValue(), log);
+        }
+        return List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=off,cds*=off");
+      } catch (IOException e) {
+        return without(e.toString(), log);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return without("interrupted", log);
+      }
+    }
+
+    private static List<String> without(String why, Path log) {
+      System.err.printf(
+          "MigdProcess: children start without an AOT cache: %s; %s:%n%s%n",
+          why, log, Running.read(log));
+      return List.of();
+    }
+  }
+
+  /** The test JVM's {@code java}. */
+  private static String java() {
+    return ProcessHandle.current()
+        .info()
+        .command()
+        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  }
+
   /**
    * The test JVM's class path, with migd's own entries (the modules' class directories and jars)
    * copied once per test JVM: a build running beside the tests rewrites {@code target/classes} and
    * the installed migd jars, and a child started during that would miss classes.
    */
   private static final class ClassPathSnapshot {
+    /** Where the copies (and the AOT cache) live; removed when the test JVM ends. */
+    static final Path DIRECTORY = directory();
+
     static final String CLASS_PATH = snapshot();
 
-    private static String snapshot() {
+    private static Path directory() {
       try {
         Path copies = Files.createTempDirectory("migd-it-classpath-");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(copies)));
+        return copies;
+      } catch (IOException e) {
+        throw new UncheckedIOException("creating the class path snapshot's directory", e);
+      }
+    }
+
+    /**
+     * The class path, migd's directories packed as jars: an AOT cache holds classes of jars only.
+     */
+    private static String snapshot() {
+      try {
         var entries = new ArrayList<String>();
         int n = 0;
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -215,8 +307,12 @@ public final class MigdProcess {
             entries.add(entry);
             continue;
           }
-          Path copy = copies.resolve(n++ + "-" + path.getFileName());
-          copyTree(path, copy);
+          Path copy = DIRECTORY.resolve(n++ + "-" + path.getFileName() + ".jar");
+          if (Files.isDirectory(path)) {
+            jar(path, copy);
+          } else {
+            Files.copy(path, copy, StandardCopyOption.REPLACE_EXISTING);
+          }
           entries.add(copy.toString());
         }
         return String.join(File.pathSeparator, entries);
@@ -225,15 +321,21 @@ public final class MigdProcess {
       }
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
-      try (Stream<Path> files = Files.walk(from)) {
-        for (Path file : (Iterable<Path>) files::iterator) {
-          Path target = to.resolve(from.relativize(file).toString());
-          if (Files.isDirectory(file)) {
-            Files.createDirectories(target);
-          } else {
-            Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
+    /** Packs the files under {@code from} into the jar {@code to}, directories as entries too. */
+    private static void jar(Path from, Path to) throws IOException {
+      try (Stream<Path> files = Files.walk(from);
+          var out = new JarOutputStream(Files.newOutputStream(to))) {
+        for (Path file : (Iterable<Path>) files.sorted()::iterator) {
+          if (file.equals(from)) {
+            continue;
           }
+          String name = from.relativize(file).toString().replace(File.separatorChar, '/');
+          boolean directory = Files.isDirectory(file);
+          out.putNextEntry(new JarEntry(directory ? name + "/" : name));
+          if (!directory) {
+            Files.copy(file, out);
+          }
+          out.closeEntry();
         }
       }
     }

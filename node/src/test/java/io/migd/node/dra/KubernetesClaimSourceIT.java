@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.migd.claims.AllocatedClaim;
@@ -137,10 +139,15 @@ class KubernetesClaimSourceIT {
         .withPath("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/broken")
         .andReturn(500, "etcdserver: request timed out")
         .always();
-    var source = new KubernetesClaimSource(client, TestPools.DRIVER, NODE);
+    // one retry, as migd's client makes (NodeConfiguration), not the client's default of ten
+    var config =
+        new ConfigBuilder(client.getConfiguration()).withRequestRetryBackoffLimit(1).build();
+    try (var asMigd = new KubernetesClientBuilder().withConfig(config).build()) {
+      var source = new KubernetesClaimSource(asMigd, TestPools.DRIVER, NODE);
 
-    assertThatThrownBy(() -> source.get("ml", "broken"))
-        .isInstanceOf(ClaimSource.ClaimReadException.class)
-        .hasMessageStartingWith("reading ResourceClaim ml/broken from the API server failed");
+      assertThatThrownBy(() -> source.get("ml", "broken"))
+          .isInstanceOf(ClaimSource.ClaimReadException.class)
+          .hasMessageStartingWith("reading ResourceClaim ml/broken from the API server failed");
+    }
   }
 }
