@@ -68,12 +68,7 @@ final class ClaimConfigs {
           case DeviceOrigin.StaticSlice _, DeviceOrigin.DynamicPlacement _ -> DeviceType.MIG;
         };
     try {
-      DeviceSharing sharing = ConfigMatching.sharingOf(configs, request, device, type);
-      if (!(sharing instanceof DeviceSharing.Exclusive)) {
-        throw new ConfigRefused(
-            "device " + device + ": sharing " + sharing + " is read, but not applied yet");
-      }
-      return sharing;
+      return ConfigMatching.sharingOf(configs, request, device, type);
     } catch (ConfigRefused e) {
       throw new ClaimFailure("claim " + label + ": " + e.getMessage());
     }

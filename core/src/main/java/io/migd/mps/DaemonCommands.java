@@ -2,7 +2,6 @@ package io.migd.mps;
 
 import io.migd.layout.ObservedNode;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +18,6 @@ import org.slf4j.LoggerFactory;
  */
 final class DaemonCommands {
   private static final Logger log = LoggerFactory.getLogger(MpsDaemons.class);
-  private static final Duration POLL = Duration.ofMillis(100);
 
   private final MpsControl control;
   private final MpsPaths paths;
@@ -58,17 +56,7 @@ final class DaemonCommands {
   RunningDaemon start(MpsDevice device) {
     String uuid = device.uuid();
     requests.request(device);
-    Instant deadline = Instant.now().plus(startTimeout);
-    Optional<Long> pid = states.runningDaemon(uuid);
-    while (pid.isEmpty() && Instant.now().isBefore(deadline)) {
-      try {
-        Thread.sleep(POLL);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new MpsControl.MpsException("interrupted waiting for the daemon of " + uuid, e);
-      }
-      pid = states.runningDaemon(uuid);
-    }
+    Optional<Long> pid = states.awaitRunning(uuid, startTimeout);
     if (pid.isEmpty()) {
       throw new MpsControl.MpsException(
           "the MPS supervisor (the chart's -mps DaemonSet) did not run the daemon of "
