@@ -116,9 +116,7 @@ class DraSharingServeIT {
       String t4 = node.deviceNamed("gpu-2").orElseThrow().getAttributes().get("uuid").getString();
 
       // NVIDIA's quickstart MPS claim, unchanged, on the T4, reserved for two pods
-      pod("first");
-      pod("second");
-      String shared = create(quickstartClaim());
+      String shared = create(quickstartClaim(pod("first"), pod("second")));
       var prepared = DraServeNode.prepare(kubelet, "shared-gpu", shared);
       assertThat(prepared.getError()).as(daemon.stderr()).isEmpty();
       assertThat(prepared.getDevicesList())
@@ -144,6 +142,19 @@ class DraSharingServeIT {
       assertThat(DraServeNode.prepare(kubelet, "shared-gpu", shared).getDevicesList())
           .isEqualTo(prepared.getDevicesList());
       assertThat(log(t4Daemon)).filteredOn(l -> l.startsWith("-f")).hasSize(1);
+      // both pods' containers hold the device
+      await()
+          .atMost(DraServeNode.PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          node.get("http://127.0.0.1:" + daemon.httpPort() + "/actuator/prometheus")
+                              .lines()
+                              .filter(l -> l.startsWith("migd_device_allocation_info{"))
+                              .filter(l -> l.contains("container=\"mps-ctr0\""))
+                              .toList())
+                      .anySatisfy(l -> assertThat(l).contains("pod=\"first\""))
+                      .anySatisfy(l -> assertThat(l).contains("pod=\"second\"")));
       assertThat(DraServeNode.unprepare(kubelet, "shared-gpu", shared).getError()).isEmpty();
       assertThat(mpsRoot.resolve(t4Daemon).resolve("state"))
           .content()
@@ -262,7 +273,7 @@ class DraSharingServeIT {
   }
 
   /** NVIDIA's quickstart template made a claim, allocated the T4, as the scheduler does. */
-  private ResourceClaim quickstartClaim() throws IOException {
+  private ResourceClaim quickstartClaim(String firstUid, String secondUid) throws IOException {
     ResourceClaimTemplate template;
     try (InputStream in = getClass().getResourceAsStream("/sharing/gpu-test-mps.yaml")) {
       template = client.getKubernetesSerialization().unmarshal(in, ResourceClaimTemplate.class);
@@ -298,21 +309,22 @@ class DraSharingServeIT {
         .endDevices()
         .endAllocation()
         .withReservedFor(
-            Stream.of("first", "second")
+            Map.of("first", firstUid, "second", secondUid).entrySet().stream()
                 .map(
                     pod ->
                         new ResourceClaimConsumerReferenceBuilder()
                             .withResource("pods")
-                            .withName(pod)
-                            .withUid(pod + "-uid")
+                            .withName(pod.getKey())
+                            .withUid(pod.getValue())
                             .build())
                 .toList())
         .endStatus()
         .build();
   }
 
-  private void pod(String name) {
-    client
+  /** Pod {@code ml/NAME} whose container uses the quickstart claim; returns its UID. */
+  private String pod(String name) {
+    return client
         .pods()
         .inNamespace("ml")
         .resource(
@@ -320,7 +332,6 @@ class DraSharingServeIT {
                 .withNewMetadata()
                 .withNamespace("ml")
                 .withName(name)
-                .withUid(name + "-uid")
                 .endMetadata()
                 .withNewSpec()
                 .addNewResourceClaim()
@@ -338,7 +349,9 @@ class DraSharingServeIT {
                 .endContainer()
                 .endSpec()
                 .build())
-        .createOr(NonDeletingOperation::update);
+        .createOr(NonDeletingOperation::update)
+        .getMetadata()
+        .getUid();
   }
 
   private static ResourceClaim claim(
