@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -64,7 +65,7 @@ public final class ClaimDaemons {
    */
   public long start(String id, DaemonSpec spec) {
     requests.request(id, spec);
-    Optional<Long> pid = states.awaitRunning(id, settings.startTimeout());
+    Optional<Long> pid = states.awaitRunning(id, Instant.now().plus(settings.startTimeout()));
     if (pid.isEmpty()) {
       throw new MpsControl.MpsException(
           "the MPS supervisor (the chart's -mps DaemonSet) did not run the daemon of "

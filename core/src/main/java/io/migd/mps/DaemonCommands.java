@@ -2,6 +2,7 @@ package io.migd.mps;
 
 import io.migd.layout.ObservedNode;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -54,9 +55,32 @@ final class DaemonCommands {
    * @throws MpsControl.MpsException when it does not within {@code migd.mps.start-timeout}
    */
   RunningDaemon start(MpsDevice device) {
+    return start(device, startDeadline());
+  }
+
+  /**
+   * The deadline of daemons asked for now ({@code migd.mps.start-timeout} from now): the daemons of
+   * one pass share it, so a supervisor that runs none of them holds the pass {@code start-timeout}
+   * once, not once per device.
+   */
+  Instant startDeadline() {
+    return Instant.now().plus(startTimeout);
+  }
+
+  /** Asks for {@code device}'s daemon ahead of {@link #start}, so the supervisor starts several. */
+  void request(MpsDevice device) {
+    requests.request(device);
+  }
+
+  /**
+   * {@link #start(MpsDevice)} with a deadline shared with other daemons of the same pass.
+   *
+   * @throws MpsControl.MpsException when the supervisor does not say it runs by {@code deadline}
+   */
+  RunningDaemon start(MpsDevice device, Instant deadline) {
     String uuid = device.uuid();
     requests.request(device);
-    Optional<Long> pid = states.awaitRunning(uuid, startTimeout);
+    Optional<Long> pid = states.awaitRunning(uuid, deadline);
     if (pid.isEmpty()) {
       throw new MpsControl.MpsException(
           "the MPS supervisor (the chart's -mps DaemonSet) did not run the daemon of "

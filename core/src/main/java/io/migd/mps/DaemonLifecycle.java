@@ -1,5 +1,6 @@
 package io.migd.mps;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,11 @@ final class DaemonLifecycle {
    * With {@code retryLater}, a start that fails leaves an entry the next check retries.
    */
   void bringUp(MpsDevice device, Long adopted, boolean retryLater) {
+    bringUp(device, adopted, retryLater, commands.startDeadline());
+  }
+
+  /** {@link #bringUp(MpsDevice, Long, boolean)}, a start waiting at most until {@code deadline}. */
+  void bringUp(MpsDevice device, Long adopted, boolean retryLater, Instant deadline) {
     String uuid = device.uuid();
     state.beginStart(uuid, device);
     RunningDaemon up = null;
@@ -38,7 +44,7 @@ final class DaemonLifecycle {
       up =
           adopted != null && states.namesDaemon(uuid, adopted)
               ? commands.adopt(device, adopted)
-              : commands.start(device);
+              : commands.start(device, deadline);
     } finally {
       destroyed = state.endStart(uuid, device, up, retryLater);
       if (destroyed && up != null) {
@@ -48,6 +54,11 @@ final class DaemonLifecycle {
     if (!destroyed) {
       markUp(uuid);
     }
+  }
+
+  /** The deadline of daemons asked for now, for several to share. */
+  Instant startDeadline() {
+    return commands.startDeadline();
   }
 
   /** Forgets the daemon of {@code uuid} and tells it to {@code quit}. */

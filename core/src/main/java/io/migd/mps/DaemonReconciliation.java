@@ -2,6 +2,7 @@ package io.migd.mps;
 
 import io.migd.layout.ObservedNode;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -67,9 +68,17 @@ final class DaemonReconciliation {
         keeps(uuid, clients);
       }
     }
+    // every missing daemon is asked for first, then all wait for one deadline: the supervisor
+    // starts them side by side, and one that runs none holds this pass start-timeout once
+    for (MpsDevice device : wanted.values()) {
+      if (state.claim(device.uuid()).running() == null) {
+        commands.request(device);
+      }
+    }
+    Instant deadline = commands.startDeadline();
     for (MpsDevice device : wanted.values()) {
       try {
-        ensure(device);
+        ensure(device, deadline);
       } catch (RuntimeException e) {
         log.error(
             "mps uuid={} gpu={} daemon not running: {}",
@@ -109,12 +118,12 @@ final class DaemonReconciliation {
         clients);
   }
 
-  private void ensure(MpsDevice device) {
+  private void ensure(MpsDevice device, Instant deadline) {
     String uuid = device.uuid();
     var claim = state.claim(uuid);
     RunningDaemon running = claim.running();
     if (running == null) {
-      lifecycle.bringUp(device, claim.adopted(), false);
+      lifecycle.bringUp(device, claim.adopted(), false, deadline);
     } else if (!running.device().equals(device)) {
       commands.update(device);
       state.replace(uuid, running, new RunningDaemon(device, running.pid(), running.servers()));

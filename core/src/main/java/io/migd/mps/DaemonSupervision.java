@@ -1,5 +1,6 @@
 package io.migd.mps;
 
+import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +24,7 @@ final class DaemonSupervision {
 
   /** One check; the caller holds the lock that {@link DaemonReconciliation} takes turns on. */
   void check() {
+    Instant deadline = null;
     for (RunningDaemon daemon : state.daemons()) {
       String uuid = daemon.device().uuid();
       if (states.namesDaemon(uuid, daemon.pid())) {
@@ -37,7 +39,11 @@ final class DaemonSupervision {
           daemon.pid());
       lifecycle.markDown(uuid);
       try {
-        lifecycle.bringUp(daemon.device(), null, true);
+        // the daemons gone in one check wait for one deadline, as a reconcile's do
+        if (deadline == null) {
+          deadline = lifecycle.startDeadline();
+        }
+        lifecycle.bringUp(daemon.device(), null, true, deadline);
       } catch (RuntimeException e) {
         log.error("mps uuid={} does not run again: {}", uuid, e.getMessage());
       }

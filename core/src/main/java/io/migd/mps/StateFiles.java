@@ -43,11 +43,10 @@ final class StateFiles {
   }
 
   /**
-   * Waits until the state of daemon {@code id} names its running daemon, at most {@code timeout};
-   * empty when it does not by then.
+   * Waits until the state of daemon {@code id} names its running daemon, at most until {@code
+   * deadline}; empty when it does not by then.
    */
-  Optional<Long> awaitRunning(String id, Duration timeout) {
-    Instant deadline = Instant.now().plus(timeout);
+  Optional<Long> awaitRunning(String id, Instant deadline) {
     Optional<Long> pid = runningDaemon(id);
     while (pid.isEmpty() && Instant.now().isBefore(deadline)) {
       pause();

@@ -135,6 +135,21 @@ final class InstanceChange {
     var destroyGi = new ArrayList<Ordered>();
     var createGi = new ArrayList<Ordered>();
     var createCi = new ArrayList<Ordered>();
+    destroyUnkept(kept, destroyCi, destroyGi);
+    var leftOver = new ArrayList<>(wanted);
+    resplitKept(kept, leftOver, destroyCi, createCi);
+    createPlaced(created, leftOver, createGi, createCi);
+    var steps = new ArrayList<Step>(prefix);
+    for (var list : List.of(destroyCi, destroyGi, createGi, createCi)) {
+      list.sort(Comparator.comparingInt(Ordered::giStart).thenComparingInt(Ordered::ciStart));
+      list.forEach(o -> steps.add(o.step()));
+    }
+    return steps.isEmpty() ? new Decision.InSync() : new Decision.Change(new Plan(steps));
+  }
+
+  /** Every existing GPU instance not kept goes, its compute instances first. */
+  private void destroyUnkept(
+      List<ExistingInstance> kept, List<Ordered> destroyCi, List<Ordered> destroyGi) {
     Set<ExistingInstance> keptSet = Collections.newSetFromMap(new IdentityHashMap<>());
     keptSet.addAll(kept);
     for (ExistingInstance e : existing) {
@@ -149,7 +164,17 @@ final class InstanceChange {
         destroyGi.add(new Ordered(e.start(), 0, new Step.DestroyGpuInstance(gpu, e.live().id())));
       }
     }
-    var leftOver = new ArrayList<>(wanted);
+  }
+
+  /**
+   * A kept GPU instance takes the split of a wanted one of its profile (taken off {@code
+   * leftOver}): the compute instances that split lacks go, the ones it needs are created.
+   */
+  private void resplitKept(
+      List<ExistingInstance> kept,
+      List<Wanted> leftOver,
+      List<Ordered> destroyCi,
+      List<Ordered> createCi) {
     for (int r = 0; r < wantedCount.length; r++) {
       int rank = r;
       var keptHere = kept.stream().filter(e -> e.rank() == rank).toList();
@@ -176,6 +201,11 @@ final class InstanceChange {
         }
       }
     }
+  }
+
+  /** Each new GPU instance is created with the compute instances of a wanted one of its profile. */
+  private void createPlaced(
+      List<Placed> created, List<Wanted> leftOver, List<Ordered> createGi, List<Ordered> createCi) {
     for (Placed p : created) {
       Wanted w =
           leftOver.stream()
@@ -196,12 +226,6 @@ final class InstanceChange {
         createCi.add(createComputeInstance(p.profile(), p.placement(), ci));
       }
     }
-    var steps = new ArrayList<Step>(prefix);
-    for (var list : List.of(destroyCi, destroyGi, createGi, createCi)) {
-      list.sort(Comparator.comparingInt(Ordered::giStart).thenComparingInt(Ordered::ciStart));
-      list.forEach(o -> steps.add(o.step()));
-    }
-    return steps.isEmpty() ? new Decision.InSync() : new Decision.Change(new Plan(steps));
   }
 
   private record Ordered(int giStart, int ciStart, Step step) {}

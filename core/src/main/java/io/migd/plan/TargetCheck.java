@@ -74,34 +74,10 @@ final class TargetCheck {
     }
     wanted.sort(CANONICAL);
     int[] counts = counts(wanted, model);
-    for (int r = 0; r < counts.length; r++) {
-      GiProfile p = model.giProfiles().get(r);
-      if (counts[r] > p.instances()) {
-        return invalid(
-            gpu,
-            model,
-            counts[r]
-                + " × "
-                + p.name()
-                + " do not fit (at most "
-                + p.instances()
-                + ")"
-                + profilesHere(model));
-      }
-    }
-    var optical = new ArrayList<String>();
-    for (int r = 0; r < counts.length; r++) {
-      if (counts[r] > 0 && model.giProfiles().get(r).opticalFlowAccelerators() > 0) {
-        optical.add(model.giProfiles().get(r).name().toString());
-      }
-    }
-    if (optical.size() > 1) {
-      return invalid(
-          gpu,
-          model,
-          String.join(" and ", optical)
-              + " do not fit together: each needs the GPU's one optical flow accelerator"
-              + profilesHere(model));
+    Optional<String> countProblem =
+        tooMany(counts, model).or(() -> sharedOpticalFlow(counts, model));
+    if (countProblem.isPresent()) {
+      return invalid(gpu, model, countProblem.get());
     }
     for (Wanted w : wanted) {
       Optional<String> problem = computeInstanceProblem(w);
@@ -128,6 +104,41 @@ final class TargetCheck {
       }
     }
     return new Result.Valid(wanted);
+  }
+
+  /** Why {@code counts} (per GI profile) asks for more of a profile than the GPU can hold. */
+  private static Optional<String> tooMany(int[] counts, GpuModel model) {
+    for (int r = 0; r < counts.length; r++) {
+      GiProfile p = model.giProfiles().get(r);
+      if (counts[r] > p.instances()) {
+        return Optional.of(
+            counts[r]
+                + " × "
+                + p.name()
+                + " do not fit (at most "
+                + p.instances()
+                + ")"
+                + profilesHere(model));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Why {@code counts} asks for two profiles that each need the GPU's one optical flow unit. */
+  private static Optional<String> sharedOpticalFlow(int[] counts, GpuModel model) {
+    var optical = new ArrayList<String>();
+    for (int r = 0; r < counts.length; r++) {
+      if (counts[r] > 0 && model.giProfiles().get(r).opticalFlowAccelerators() > 0) {
+        optical.add(model.giProfiles().get(r).name().toString());
+      }
+    }
+    if (optical.size() > 1) {
+      return Optional.of(
+          String.join(" and ", optical)
+              + " do not fit together: each needs the GPU's one optical flow accelerator"
+              + profilesHere(model));
+    }
+    return Optional.empty();
   }
 
   /**

@@ -164,6 +164,24 @@ final class ModeChange {
     return seconds % 60 == 0 ? minutes + "m" : minutes + "m" + seconds % 60 + "s";
   }
 
+  /** As {@link #ended}, over the GPUs' outcome entries: each keeps its resolution and decision. */
+  SequencedMap<GpuIndex, Outcome.Gpu> endedEntries(
+      long generation, SequencedMap<GpuIndex, Outcome.Gpu> reconciled) {
+    var results = new LinkedHashMap<GpuIndex, GpuResult>();
+    reconciled.forEach((gpu, entry) -> results.put(gpu, entry.result()));
+    var ended = new LinkedHashMap<GpuIndex, Outcome.Gpu>();
+    ended(generation, results)
+        .forEach(
+            (gpu, result) -> {
+              Outcome.Gpu entry = reconciled.get(gpu);
+              ended.put(
+                  gpu,
+                  new Outcome.Gpu(
+                      entry.resolution(), entry.decision(), result, entry.turningStatic()));
+            });
+    return ended;
+  }
+
   /**
    * Once every GPU's steps have ended: lets go of the operands no GPU waits for any more ({@link
    * OperandPause#settle}), asks for the one reboot the {@code rebooting} GPUs need, and says in

@@ -22,6 +22,7 @@ import io.migd.profiles.ProfileName;
 import io.migd.profiles.Sharing;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -70,44 +71,7 @@ final class NodeDecider {
     var result = new LinkedHashMap<GpuIndex, Resolution>();
     switch (desired.intent()) {
       case Desired.Intent.Nothing() -> {}
-      case Desired.Intent.NamedConfig(var name) -> {
-        ConfigLookup configs = this.configs.forIntent(desired);
-        Optional<MigConfig> config = configs.config(name);
-        if (configs.problem().isPresent()) {
-          for (ObservedGpu gpu : observed.gpus()) {
-            result.put(
-                gpu.index(),
-                new Resolution.Unreachable(
-                    configs.problem().get()
-                        + "; nothing on the GPUs changes until the file is fixed"));
-          }
-        } else if (config.isEmpty()) {
-          for (ObservedGpu gpu : observed.gpus()) {
-            result.put(
-                gpu.index(),
-                new Resolution.Unreachable(
-                    "the config \""
-                        + name
-                        + "\" is not in the config file; set nvidia.com/mig.config (or"
-                        + " migd.config) to a config the file has"));
-          }
-        } else {
-          // dra mode shares nothing; a device-plugin config is the device plugin's
-          SharingDefaults defaults =
-              ownership.dra() ? SharingDefaults.NONE : configs.sharingDefaults();
-          TargetResolver.resolve(config.get(), observed, !ownership.dra(), defaults)
-              .forEach(
-                  (gpu, target) ->
-                      result.put(
-                          gpu,
-                          new Resolution.Target(
-                              target,
-                              notes(
-                                  desired.replaced().getOrDefault(gpu.value(), ""),
-                                  TargetResolver.overriddenDefaults(
-                                      config.get(), gpuOf(observed, gpu), defaults)))));
-        }
-      }
+      case Desired.Intent.NamedConfig(var name) -> resolveNamed(desired, name, observed, result);
       case Desired.Intent.Layout(var gpus) -> {
         for (GpuTarget target : gpus) {
           boolean exists = observed.gpus().stream().anyMatch(g -> g.index().equals(target.gpu()));
@@ -132,8 +96,56 @@ final class NodeDecider {
           .unavailable()
           .ifPresent(why -> result.replaceAll((gpu, r) -> staticHere(gpu, r, why)));
     }
+    keepLayoutsOnTheirGpus(desired, observed, result);
+    return result;
+  }
+
+  /** The targets of the named config {@code name}, or why the GPUs cannot have any. */
+  private void resolveNamed(
+      Desired desired, String name, ObservedNode observed, Map<GpuIndex, Resolution> result) {
+    ConfigLookup configs = this.configs.forIntent(desired);
+    Optional<MigConfig> config = configs.config(name);
+    if (configs.problem().isPresent()) {
+      for (ObservedGpu gpu : observed.gpus()) {
+        result.put(
+            gpu.index(),
+            new Resolution.Unreachable(
+                configs.problem().get() + "; nothing on the GPUs changes until the file is fixed"));
+      }
+    } else if (config.isEmpty()) {
+      for (ObservedGpu gpu : observed.gpus()) {
+        result.put(
+            gpu.index(),
+            new Resolution.Unreachable(
+                "the config \""
+                    + name
+                    + "\" is not in the config file; set nvidia.com/mig.config (or"
+                    + " migd.config) to a config the file has"));
+      }
+    } else {
+      // dra mode shares nothing; a device-plugin config is the device plugin's
+      SharingDefaults defaults = ownership.dra() ? SharingDefaults.NONE : configs.sharingDefaults();
+      TargetResolver.resolve(config.get(), observed, !ownership.dra(), defaults)
+          .forEach(
+              (gpu, target) ->
+                  result.put(
+                      gpu,
+                      new Resolution.Target(
+                          target,
+                          notes(
+                              desired.replaced().getOrDefault(gpu.value(), ""),
+                              TargetResolver.overriddenDefaults(
+                                  config.get(), gpuOf(observed, gpu), defaults)))));
+    }
+  }
+
+  /**
+   * A named config applies to the GPUs present; an explicit layout is bound to the GPUs it was made
+   * for: a target on a GPU that is another one now becomes unreachable.
+   */
+  private static void keepLayoutsOnTheirGpus(
+      Desired desired, ObservedNode observed, Map<GpuIndex, Resolution> result) {
     for (ObservedGpu gpu : observed.gpus()) {
-      // a named config applies to the GPUs present; only an explicit layout is bound to its GPUs
       String recorded = desired.gpuUuids().get(gpu.index().value());
       if (!desired.followsReplacedGpus()
           && result.get(gpu.index()) instanceof Resolution.Target
@@ -152,7 +164,6 @@ final class NodeDecider {
                     + " is)"));
       }
     }
-    return result;
   }
 
   /** Two notes of a GPU's reason as one, either possibly empty. */

@@ -1,12 +1,14 @@
 package io.migd.reconcile;
 
+import static io.migd.reconcile.GpuSelection.andResolved;
+import static io.migd.reconcile.GpuSelection.resolutionOf;
+import static io.migd.reconcile.GpuSelection.unplanned;
+
 import io.migd.execute.Executor;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
-import io.migd.layout.GpuTarget;
 import io.migd.layout.ModelSource;
 import io.migd.layout.NodeObserver;
-import io.migd.layout.ObservedGpu;
 import io.migd.layout.ObservedNode;
 import io.migd.layout.Usage;
 import io.migd.nvml.Nvml;
@@ -15,14 +17,8 @@ import io.migd.plan.Decision;
 import io.migd.plan.PlannerBound;
 import io.migd.profiles.GpuModelCatalog;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.SequencedMap;
-import java.util.SequencedSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,37 +26,23 @@ import org.slf4j.LoggerFactory;
  * One reconcile: observe the GPUs, resolve the intent per GPU, decide, execute, observe again, and
  * end in one {@link Outcome} with a result for every GPU of the node. Level-based: it never asks
  * why it was called. One GPU's part is {@link GpuReconcile}; pending MIG modes, resets and reboots
- * are {@link ModeChange}. The GPUs are observed, decided, changed and verified in parallel, {@link
+ * are {@link ModeChange}; which GPUs reach the planner is {@link GpuSelection}; a dry run is {@link
+ * DryRun}. The GPUs are observed, decided, changed and verified in parallel, {@link
  * #withParallelism at most so many at once} (every GPU by default), each on its own thread; a
  * reboot is asked for once, after every GPU's steps have ended.
  */
 public final class Reconciler {
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
-  private final Parts parts;
-  private final DeviceOwnership ownership;
+  private final ReconcilerParts parts;
+  private final ReconcilerOptions options;
   private final NodeObserver observer;
-  private final ConfigLookup configs;
   private final UsageSource usageSource;
   private final NodeDecider decider;
   private final GpuReconcile gpus;
   private final ModeChange modeChange;
-  private final Clock clock;
   private final GpuPool pool;
-  private final PlannerBound bound;
-
-  /** What a reconciler is built from, kept so that a copy in another kubelet mode can be built. */
-  private record Parts(
-      NodeObserver observer,
-      ModelSource models,
-      ConfigLookup configs,
-      UsageSource usageSource,
-      Executor executor,
-      ProgressListener listener,
-      GpuReset reset,
-      RebootPolicy reboot,
-      OperandPause pause,
-      Clock clock) {}
+  private final DryRun dryRun;
 
   /**
    * A reconciler over its collaborators; {@code configs} looks up a named config. The GPUs run in
@@ -80,34 +62,23 @@ public final class Reconciler {
       RebootPolicy reboot,
       Clock clock) {
     this(
-        new Parts(
-            observer,
-            models,
-            configs,
-            usageSource,
-            executor,
-            listener,
-            reset,
-            reboot,
-            OperandPause.off(),
-            clock),
-        DeviceOwnership.DEVICE_PLUGIN,
-        new GpuPool(0),
-        PlannerBound.DEFAULT);
+        new ReconcilerParts(
+            observer, models, configs, usageSource, executor, listener, reset, reboot, clock),
+        ReconcilerOptions.defaults());
   }
 
-  private Reconciler(Parts parts, DeviceOwnership ownership, GpuPool pool, PlannerBound bound) {
+  private Reconciler(ReconcilerParts parts, ReconcilerOptions options) {
     this.parts = parts;
-    this.ownership = ownership;
+    this.options = options;
+    DeviceOwnership ownership = options.ownership();
     this.observer = parts.observer();
-    this.configs = parts.configs();
     this.usageSource =
         ownership.dra()
             ? new ClaimUsage(parts.usageSource(), ownership.claims())
             : parts.usageSource();
     this.modeChange =
-        new ModeChange(observer, usageSource, parts.reset(), parts.reboot(), parts.pause());
-    this.decider = new NodeDecider(configs, parts.models(), ownership, bound);
+        new ModeChange(observer, usageSource, parts.reset(), parts.reboot(), options.pause());
+    this.decider = new NodeDecider(parts.configs(), parts.models(), ownership, options.bound());
     this.gpus =
         new GpuReconcile(
             observer,
@@ -118,23 +89,8 @@ public final class Reconciler {
             modeChange,
             ownership.guard(),
             parts.clock());
-    this.clock = parts.clock();
-    this.pool = pool;
-    this.bound = bound;
-  }
-
-  private Reconciler(Reconciler other, GpuPool pool) {
-    this.parts = other.parts;
-    this.ownership = other.ownership;
-    this.observer = other.observer;
-    this.configs = other.configs;
-    this.usageSource = other.usageSource;
-    this.modeChange = other.modeChange;
-    this.decider = other.decider;
-    this.gpus = other.gpus;
-    this.clock = other.clock;
-    this.pool = pool;
-    this.bound = other.bound;
+    this.pool = options.pool();
+    this.dryRun = new DryRun(decider, gpus, usageSource, pool);
   }
 
   /**
@@ -144,7 +100,7 @@ public final class Reconciler {
    * device, and nothing is shared. Call it once, when the daemon is wired.
    */
   public Reconciler withOwnership(DeviceOwnership ownership) {
-    return new Reconciler(parts, ownership, pool, bound);
+    return new Reconciler(parts, options.withOwnership(ownership));
   }
 
   /**
@@ -152,7 +108,7 @@ public final class Reconciler {
    * migd.planner.max-steps}, DESIGN section 13). Call it once, when the daemon is wired.
    */
   public Reconciler withPlannerBound(PlannerBound bound) {
-    return new Reconciler(parts, ownership, pool, Objects.requireNonNull(bound, "bound"));
+    return new Reconciler(parts, options.withBound(bound));
   }
 
   /**
@@ -161,27 +117,12 @@ public final class Reconciler {
    * wired.
    */
   public Reconciler withOperandPause(OperandPause pause) {
-    var p = parts;
-    return new Reconciler(
-        new Parts(
-            p.observer(),
-            p.models(),
-            p.configs(),
-            p.usageSource(),
-            p.executor(),
-            p.listener(),
-            p.reset(),
-            p.reboot(),
-            Objects.requireNonNull(pause, "pause"),
-            p.clock()),
-        ownership,
-        pool,
-        bound);
+    return new Reconciler(parts, options.withPause(pause));
   }
 
   /** The kubelet mode this reconciler decides in. */
   public KubeletMode mode() {
-    return ownership.mode();
+    return options.ownership().mode();
   }
 
   /**
@@ -192,7 +133,7 @@ public final class Reconciler {
    * @throws IllegalArgumentException when {@code gpusAtOnce} is negative
    */
   public Reconciler withParallelism(int gpusAtOnce) {
-    return new Reconciler(this, new GpuPool(gpusAtOnce));
+    return new Reconciler(parts, options.withPool(new GpuPool(gpusAtOnce)));
   }
 
   /**
@@ -335,38 +276,7 @@ public final class Reconciler {
    * /api/v1/configs}).
    */
   public List<NodePlan> plan(List<Desired> intents, ObservedNode observed) {
-    Usage usage = usageSource.usage(observed);
-    var plans = new ArrayList<NodePlan>();
-    for (Desired desired : intents) {
-      var resolutions = resolve(desired, observed);
-      var decisions =
-          pool.each(
-              andResolved(observed, resolutions),
-              gpu ->
-                  unplanned(desired, gpu, observed, resolutionOf(resolutions, gpu))
-                      .orElseGet(
-                          () -> decide(gpu, resolutionOf(resolutions, gpu), observed, usage)));
-      var targets = new LinkedHashMap<GpuIndex, GpuTarget>();
-      resolutions.forEach(
-          (gpu, resolution) -> {
-            if (resolution instanceof Resolution.Target(var target, _)) {
-              targets.put(gpu, target);
-            }
-          });
-      plans.add(new NodePlan(targets, decisions));
-    }
-    return plans;
-  }
-
-  private Decision decide(GpuIndex gpu, Resolution resolution, ObservedNode observed, Usage usage) {
-    try {
-      return gpus.decide(resolution, gpu, observed, usage);
-    } catch (NvmlException e) {
-      return Decision.Failed.of("deciding for GPU " + gpu, e);
-    } catch (RuntimeException e) {
-      log.error("gpu={} deciding failed, a bug in migd; the other GPUs go on", gpu, e);
-      return Decision.Failed.unexpected("deciding for GPU " + gpu, e);
-    }
+    return dryRun.plan(intents, observed);
   }
 
   /**
@@ -381,7 +291,9 @@ public final class Reconciler {
     } catch (NvmlException e) {
       log.warn("cannot list the GPUs generation={} error=\"{}\"", desired.generation(), e);
       return Outcome.failed(
-          desired.generation(), "listing the GPUs failed: " + e.getMessage(), clock.instant());
+          desired.generation(),
+          "listing the GPUs failed: " + e.getMessage(),
+          parts.clock().instant());
     }
     SequencedMap<GpuIndex, Resolution> resolutions = resolve(desired, observed);
     Usage usage = usageSource.usage(observed);
@@ -394,7 +306,8 @@ public final class Reconciler {
                   .map(decision -> new Outcome.Gpu(resolution, decision, GpuResult.of(decision)))
                   .orElseGet(() -> reconcileGpu(desired, resolution, gpu, observed, usage));
             });
-    SequencedMap<GpuIndex, Outcome.Gpu> ended = rebootIfNeeded(desired.generation(), reconciled);
+    SequencedMap<GpuIndex, Outcome.Gpu> ended =
+        modeChange.endedEntries(desired.generation(), reconciled);
     ended.forEach(
         (gpu, entry) ->
             log.info(
@@ -403,75 +316,12 @@ public final class Reconciler {
                 entry.result().state().wireName(),
                 desired.generation(),
                 entry.reason()));
-    return new Outcome(desired.generation(), ended, after(observed, ended), "", clock.instant());
-  }
-
-  /** The GPUs' entries with the results {@link ModeChange#ended} gives. */
-  private SequencedMap<GpuIndex, Outcome.Gpu> rebootIfNeeded(
-      long generation, SequencedMap<GpuIndex, Outcome.Gpu> reconciled) {
-    var results = new LinkedHashMap<GpuIndex, GpuResult>();
-    reconciled.forEach((gpu, entry) -> results.put(gpu, entry.result()));
-    var ended = new LinkedHashMap<GpuIndex, Outcome.Gpu>();
-    modeChange
-        .ended(generation, results)
-        .forEach(
-            (gpu, result) -> {
-              Outcome.Gpu entry = reconciled.get(gpu);
-              ended.put(
-                  gpu,
-                  new Outcome.Gpu(
-                      entry.resolution(), entry.decision(), result, entry.turningStatic()));
-            });
-    return ended;
-  }
-
-  private static Resolution resolutionOf(
-      SequencedMap<GpuIndex, Resolution> resolutions, GpuIndex gpu) {
-    return resolutions.getOrDefault(gpu, new Resolution.Unselected());
-  }
-
-  /**
-   * The node as it is after the reconcile: GPUs whose result says nothing was done keep their first
-   * observation; the others are observed again (one NVML fails on keeps the error, as one that
-   * could not be observed at first does).
-   */
-  private ObservedNode after(ObservedNode before, SequencedMap<GpuIndex, Outcome.Gpu> results) {
-    record Again(ObservedGpu gpu, NvmlException error) {}
-    var again =
-        pool.each(
-            before.gpus().stream().map(ObservedGpu::index).toList(),
-            gpu -> {
-              boolean untouched =
-                  switch (results.get(gpu).result()) {
-                    case GpuResult.InSync _, GpuResult.Unmanaged _, GpuResult.Infeasible _ -> true;
-                    case GpuResult.Applied _,
-                        GpuResult.Applying _,
-                        GpuResult.Blocked _,
-                        GpuResult.AwaitingModeChange _,
-                        GpuResult.Rebooting _,
-                        GpuResult.Failed _ ->
-                        false;
-                  };
-              if (untouched) {
-                return null;
-              }
-              try {
-                return new Again(observer.observe(gpu), null);
-              } catch (NvmlException e) {
-                log.warn("gpu={} cannot be observed after its reconcile: {}", gpu, e.getMessage());
-                return new Again(null, e);
-              } catch (RuntimeException e) {
-                // not NVML's: the first observation stands, and the next reconcile looks again
-                log.error("gpu={} observing after its reconcile failed, a bug in migd", gpu, e);
-                return null;
-              }
-            });
-    ObservedNode after = before;
-    for (var entry : again.entrySet()) {
-      Again one = entry.getValue();
-      after = one.error() == null ? after.with(one.gpu()) : after.with(entry.getKey(), one.error());
-    }
-    return after;
+    return new Outcome(
+        desired.generation(),
+        ended,
+        ObserveAgain.after(observer, pool, observed, ended),
+        "",
+        parts.clock().instant());
   }
 
   /** One GPU's reconcile; an error while deciding fails this GPU only, before it is touched. */
@@ -487,41 +337,5 @@ public final class Reconciler {
       failed = Decision.Failed.unexpected("reconciling GPU " + gpu, e);
     }
     return new Outcome.Gpu(resolution, failed, GpuResult.of(failed));
-  }
-
-  /** The node's GPUs, then any GPU the intent names that the node lacks, in that order. */
-  private static SequencedSet<GpuIndex> andResolved(
-      ObservedNode observed, SequencedMap<GpuIndex, Resolution> resolutions) {
-    var all = new LinkedHashSet<>(observed.indices());
-    all.addAll(resolutions.keySet());
-    return all;
-  }
-
-  /** The decision for a GPU that is not handed to the planner: unobserved, or not selected. */
-  private static Optional<Decision> unplanned(
-      Desired desired, GpuIndex gpu, ObservedNode observed, Resolution resolution) {
-    NvmlException unseen = observed.unobserved().get(gpu);
-    if (unseen != null) {
-      return Optional.of(
-          mightSelect(desired, gpu)
-              ? Decision.Failed.of("observing GPU " + gpu, unseen)
-              : new Decision.Unmanaged());
-    }
-    return resolution instanceof Resolution.Unselected
-        ? Optional.of(new Decision.Unmanaged())
-        : Optional.empty();
-  }
-
-  /**
-   * Whether the intent may select a GPU that could not be observed: a named config selects by
-   * model, which is unknown then, so it counts as selected.
-   */
-  private static boolean mightSelect(Desired desired, GpuIndex gpu) {
-    return switch (desired.intent()) {
-      case Desired.Intent.Nothing() -> false;
-      case Desired.Intent.NamedConfig(var name) -> true;
-      case Desired.Intent.Layout(var targets) ->
-          targets.stream().anyMatch(t -> t.gpu().equals(gpu));
-    };
   }
 }

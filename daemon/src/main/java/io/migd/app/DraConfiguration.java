@@ -34,7 +34,6 @@ import io.migd.node.dra.PublishSettings;
 import io.migd.node.dra.ResourceSlicePublisher;
 import io.migd.node.dra.UnsupportedKubernetesException;
 import io.migd.ownership.ClaimedDevices;
-import io.migd.pool.BuiltPool;
 import io.migd.pool.GpuFactsReader;
 import io.migd.pool.PoolSurface;
 import io.migd.profiles.GpuModelCatalog;
@@ -205,12 +204,7 @@ class DraConfiguration {
             snapshot::latest,
             claimed,
             taints,
-            publication -> {
-              BuiltPool built = publication.pool();
-              publisher.publish(publication.number(), built.content());
-              metrics.freePlacements(FreePlacementCounts.perGpu(built));
-              health.publish(PreparedHealth.of(built.content(), claimed));
-            });
+            new PoolPublications(publisher::publish, metrics, health, claimed));
     var outcomes = new LatestOutcome();
     var preparer =
         new ClaimPreparer(
@@ -334,13 +328,7 @@ class DraConfiguration {
       NvmlSession session, DraTaints taints, DraNode node, NodeSnapshot snapshot) {
     return new XidWatcher(
         session.nvml(),
-        xid -> {
-          if (taints.onXid(
-              xid.gpu(), xid.gpuInstanceId(), xid.code(), Clock.systemUTC().instant())) {
-            snapshot.observeAgain(xid.gpu());
-            node.pool().rebuild();
-          }
-        },
+        new XidTaintSink(taints, snapshot::observeAgain, node.pool()::rebuild, Clock.systemUTC()),
         new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30)));
   }
 
@@ -352,11 +340,8 @@ class DraConfiguration {
     var answers = new GpuAnswers(session.nvml());
     return DraTimers.start(
         KubeletConfiguration.healthCheckInterval(recovery),
-        () -> {
-          if (taints.recover(Clock.systemUTC().instant(), recovery, answers::answers)) {
-            node.pool().rebuild();
-          }
-        },
+        new TaintRecovery(
+            taints, recovery, answers::answers, node.pool()::rebuild, Clock.systemUTC()),
         properties.dra().claimCheck(),
         () ->
             node.preparer()

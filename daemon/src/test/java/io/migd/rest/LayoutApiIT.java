@@ -53,7 +53,9 @@ class LayoutApiIT {
             .withEnvironment("MIGD_CONFIG", "all-balanced")
             // every state-changing NVML call takes 150 ms, so a reshape lasts long enough to be
             // seen in flight
-            .withEnvironment("NVML_SIM_LATENCY_MS", "150");
+            .withEnvironment("NVML_SIM_LATENCY_MS", "150")
+            // no -mps supervisor runs here: a layout sharing by MPS waits for its daemons briefly
+            .withEnvironment("MIGD_MPS_STARTTIMEOUT", "2s");
     daemon = migd.start("serve", NODE);
     int port = daemon.httpPort();
     base = "http://127.0.0.1:" + port + "/api/v1";

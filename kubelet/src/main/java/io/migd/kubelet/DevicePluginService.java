@@ -1,6 +1,7 @@
 package io.migd.kubelet;
 
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.migd.api.deviceplugin.v1beta1.AllocateRequest;
@@ -101,84 +102,115 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
 
   @Override
   public void allocate(AllocateRequest request, StreamObserver<AllocateResponse> response) {
+    AllocateResponse answer;
+    try {
+      answer = answer(request);
+    } catch (StatusRuntimeException refused) {
+      response.onError(refused);
+      return;
+    }
+    response.onNext(answer);
+    response.onCompleted();
+  }
+
+  /**
+   * The answer to an Allocate: each container's environment, mounts and CDI devices, once the
+   * allocation is recorded and its devices are still advertised; a refusal throws the status.
+   */
+  private AllocateResponse answer(AllocateRequest request) {
     var current = inventory.get();
     var answer = AllocateResponse.newBuilder();
     for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
-      var parents = new LinkedHashSet<String>();
-      var mpsReplicas = new ArrayList<Device>();
-      boolean oneReplicaOnly = false;
-      for (String id : container.getDevicesIdsList()) {
-        Optional<Device> device = current.find(resource, id);
-        if (device.isEmpty()) {
-          response.onError(
-              Status.INVALID_ARGUMENT
-                  .withDescription("device \"" + id + "\" is not advertised under " + resource)
-                  .asRuntimeException());
-          return;
-        }
-        parents.add(device.get().parentUuid());
-        oneReplicaOnly |= device.get().oneReplicaPerRequest();
-        if (device.get().isMps()) {
-          mpsReplicas.add(device.get());
-        }
-      }
-      // one container talks to one MPS control daemon (one pipe directory), and each replica
-      // stands for one client's share of threads and memory
-      if (!mpsReplicas.isEmpty() && container.getDevicesIdsCount() > 1) {
-        response.onError(
-            Status.INVALID_ARGUMENT
-                .withDescription(
-                    "a container may get one MPS replica only; asked for "
-                        + String.join(", ", container.getDevicesIdsList())
-                        + " under "
-                        + resource
-                        + (parents.size() > 1
-                            ? " (replicas of " + parents.size() + " MPS parents)"
-                            : " (several replicas of " + parents.getFirst() + ")"))
-                .asRuntimeException());
-        return;
-      }
-      // NVIDIA's failRequestsGreaterThanOne: a replica is a share, and several shares in one
-      // container would not add up to more of the GPU
-      if (oneReplicaOnly && container.getDevicesIdsCount() > 1) {
-        response.onError(
-            Status.INVALID_ARGUMENT
-                .withDescription(
-                    "a container may get one replica of "
-                        + resource
-                        + " only (failRequestsGreaterThanOne in the device-plugin config); asked"
-                        + " for "
-                        + container.getDevicesIdsCount()
-                        + ": "
-                        + String.join(", ", container.getDevicesIdsList()))
-                .asRuntimeException());
-        return;
-      }
-      var containerAnswer =
-          ContainerAllocateResponse.newBuilder()
-              .putEnvs(VISIBLE_DEVICES, String.join(",", parents));
-      if (!mpsReplicas.isEmpty()) {
-        // the pipe at MPS's default path, so a client that unsets the variable stays in MPS; the
-        // daemon's own tmpfs at /dev/shm, the memory its server shares with its clients
-        String parent = mpsReplicas.getFirst().parentUuid();
-        String clientPipe = MpsPaths.CLIENT_PIPE_DIRECTORY.toString();
-        containerAnswer
-            .putEnvs(MPS_PIPE_DIRECTORY, clientPipe)
-            .addMounts(
-                Mount.newBuilder()
-                    .setHostPath(mps.pipeDirectory(parent).toString())
-                    .setContainerPath(clientPipe))
-            .addMounts(
-                Mount.newBuilder()
-                    .setHostPath(mps.sharedMemory(parent).toString())
-                    .setContainerPath(DEV_SHM));
-      }
-      if (cdiEnabled) {
-        parents.forEach(
-            p -> containerAnswer.addCdiDevices(CDIDevice.newBuilder().setName(CDI_KIND + "=" + p)));
-      }
-      answer.addContainerResponses(containerAnswer);
+      answer.addContainerResponses(containerAnswer(container, current));
     }
+    record(request);
+    checkStillAdvertised(request);
+    return answer.build();
+  }
+
+  /** One container's answer over {@code current}; a device it may not get throws the status. */
+  private ContainerAllocateResponse.Builder containerAnswer(
+      ContainerAllocateRequest container, Inventory current) {
+    var parents = new LinkedHashSet<String>();
+    var mpsReplicas = new ArrayList<Device>();
+    boolean oneReplicaOnly = false;
+    for (String id : container.getDevicesIdsList()) {
+      Optional<Device> device = current.find(resource, id);
+      if (device.isEmpty()) {
+        throw Status.INVALID_ARGUMENT
+            .withDescription("device \"" + id + "\" is not advertised under " + resource)
+            .asRuntimeException();
+      }
+      parents.add(device.get().parentUuid());
+      oneReplicaOnly |= device.get().oneReplicaPerRequest();
+      if (device.get().isMps()) {
+        mpsReplicas.add(device.get());
+      }
+    }
+    checkReplicaCount(container, parents, !mpsReplicas.isEmpty(), oneReplicaOnly);
+    var containerAnswer =
+        ContainerAllocateResponse.newBuilder().putEnvs(VISIBLE_DEVICES, String.join(",", parents));
+    if (!mpsReplicas.isEmpty()) {
+      // the pipe at MPS's default path, so a client that unsets the variable stays in MPS; the
+      // daemon's own tmpfs at /dev/shm, the memory its server shares with its clients
+      String parent = mpsReplicas.getFirst().parentUuid();
+      String clientPipe = MpsPaths.CLIENT_PIPE_DIRECTORY.toString();
+      containerAnswer
+          .putEnvs(MPS_PIPE_DIRECTORY, clientPipe)
+          .addMounts(
+              Mount.newBuilder()
+                  .setHostPath(mps.pipeDirectory(parent).toString())
+                  .setContainerPath(clientPipe))
+          .addMounts(
+              Mount.newBuilder()
+                  .setHostPath(mps.sharedMemory(parent).toString())
+                  .setContainerPath(DEV_SHM));
+    }
+    if (cdiEnabled) {
+      parents.forEach(
+          p -> containerAnswer.addCdiDevices(CDIDevice.newBuilder().setName(CDI_KIND + "=" + p)));
+    }
+    return containerAnswer;
+  }
+
+  /** Refuses several replicas in one container where a container may get one only. */
+  private void checkReplicaCount(
+      ContainerAllocateRequest container,
+      LinkedHashSet<String> parents,
+      boolean mps,
+      boolean oneReplicaOnly) {
+    // one container talks to one MPS control daemon (one pipe directory), and each replica
+    // stands for one client's share of threads and memory
+    if (mps && container.getDevicesIdsCount() > 1) {
+      throw Status.INVALID_ARGUMENT
+          .withDescription(
+              "a container may get one MPS replica only; asked for "
+                  + String.join(", ", container.getDevicesIdsList())
+                  + " under "
+                  + resource
+                  + (parents.size() > 1
+                      ? " (replicas of " + parents.size() + " MPS parents)"
+                      : " (several replicas of " + parents.getFirst() + ")"))
+          .asRuntimeException();
+    }
+    // NVIDIA's failRequestsGreaterThanOne: a replica is a share, and several shares in one
+    // container would not add up to more of the GPU
+    if (oneReplicaOnly && container.getDevicesIdsCount() > 1) {
+      throw Status.INVALID_ARGUMENT
+          .withDescription(
+              "a container may get one replica of "
+                  + resource
+                  + " only (failRequestsGreaterThanOne in the device-plugin config); asked"
+                  + " for "
+                  + container.getDevicesIdsCount()
+                  + ": "
+                  + String.join(", ", container.getDevicesIdsList()))
+          .asRuntimeException();
+    }
+  }
+
+  /** Tells the listener every container's devices; a failure refuses the Allocate. */
+  private void record(AllocateRequest request) {
     try {
       for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
         listener.allocated(resource, List.copyOf(container.getDevicesIdsList()));
@@ -186,35 +218,34 @@ final class DevicePluginService extends DevicePluginGrpc.DevicePluginImplBase {
     } catch (RuntimeException e) {
       // a device handed out without being counted as in use could be destroyed by a reshape
       log.error("resource={} recording an allocation failed", resource, e);
-      response.onError(
-          Status.INTERNAL
-              .withDescription("recording the allocation under " + resource + " failed: " + e)
-              .asRuntimeException());
-      return;
+      throw Status.INTERNAL
+          .withDescription("recording the allocation under " + resource + " failed: " + e)
+          .asRuntimeException();
     }
-    // A plan withdraws the slices it destroys, then reads usage again (GpuReconcile). A withdrawal
-    // that came between the read above and the record could miss this allocation, so the devices
-    // must still be advertised now that it is recorded; else the slice is on its way out (issue 20:
-    // the chaos runner saw a pod's slice destroyed after its Allocate succeeded).
+  }
+
+  /**
+   * A plan withdraws the slices it destroys, then reads usage again (GpuReconcile). A withdrawal
+   * that came between the read of the inventory and the record could miss this allocation, so the
+   * devices must still be advertised now that it is recorded; else the slice is on its way out
+   * (issue 20: the chaos runner saw a pod's slice destroyed after its Allocate succeeded).
+   */
+  private void checkStillAdvertised(AllocateRequest request) {
     Inventory after = inventory.get();
     for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
       for (String id : container.getDevicesIdsList()) {
         if (after.find(resource, id).isEmpty()) {
-          response.onError(
-              Status.UNAVAILABLE
-                  .withDescription(
-                      "device \""
-                          + id
-                          + "\" under "
-                          + resource
-                          + " is being reshaped and was withdrawn; the kubelet sees the new list")
-                  .asRuntimeException());
-          return;
+          throw Status.UNAVAILABLE
+              .withDescription(
+                  "device \""
+                      + id
+                      + "\" under "
+                      + resource
+                      + " is being reshaped and was withdrawn; the kubelet sees the new list")
+              .asRuntimeException();
         }
       }
     }
-    response.onNext(answer.build());
-    response.onCompleted();
   }
 
   @Override

@@ -14,22 +14,16 @@ import io.migd.reconcile.LayoutProgress;
 import io.migd.reconcile.Outcome;
 import io.migd.reconcile.OutcomeListener;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +40,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>It also sends a Node Event per state transition ({@link NodeEvents}), best-effort: an Event
  * that cannot be created is logged and dropped, never sent again; while Events wait for the budget
- * only the newest {@value #MAX_QUEUED_EVENTS} are kept.
+ * only the newest {@value NodeEventSender#MAX_QUEUED} are kept.
  *
  * <p>Every request (the patch, an Event, the one read of the count labels) takes one from a {@link
  * RequestBudget} ({@code migd.node.qps}, DESIGN section 13). Writes run on the given executor, so a
@@ -62,9 +56,6 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
 
   /** {@code rest, generation N} while a REST intent overrides the label. */
   public static final String INTENT_ANNOTATION = "migd.io/intent";
-
-  /** Events kept while they wait for the budget; older ones are dropped. */
-  static final int MAX_QUEUED_EVENTS = 10;
 
   private static final Logger log = LoggerFactory.getLogger(NodeStateWriter.class);
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -87,18 +78,13 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   private final RequestBudget budget;
   private final Object writing = new Object();
   private final NodeEvents transitions = new NodeEvents();
-  private final Queue<NodeEvents.Event> events = new ConcurrentLinkedQueue<>();
+  private final NodeEventSender events;
+  private final NodeCountLabels counts = new NodeCountLabels();
   private volatile Written latest;
   private CapacityLabels capacity;
   private Written last;
   private boolean failing;
-  private boolean eventsFailing;
-  private final AtomicInteger eventsDropped = new AtomicInteger();
-  private long eventStamp;
   private String nodeUid;
-
-  /** The count labels on the Node (read once, then as written); null until read. */
-  private Set<String> countsOnNode;
 
   /**
    * Writes to the Node named {@code nodeName} on {@code executor} (one thread, or {@code
@@ -146,6 +132,7 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
     this.executor = Objects.requireNonNull(executor);
     this.capacitySource = Objects.requireNonNull(capacity);
     this.reconciling = reconciling;
+    this.events = new NodeEventSender(client, nodeName, budget);
   }
 
   /** Called on the reconcile loop's thread before a plan touches a GPU. */
@@ -171,7 +158,7 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
       latest = new Written("pending", started.get().message(), rest, capacity);
     }
     // after the state it goes with, so that the writer sends that state first
-    queue(List.of(started.get()));
+    events.queue(List.of(started.get()));
     schedule(executor);
   }
 
@@ -216,18 +203,8 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
     }
     latest = toWrite(desired, outcome, capacity);
     // after the state they go with, so that the writer sends that state first
-    queue(transition);
+    events.queue(transition);
     schedule(executor);
-  }
-
-  /** Queues Events to send, keeping the newest {@link #MAX_QUEUED_EVENTS}. */
-  private void queue(List<NodeEvents.Event> more) {
-    for (NodeEvents.Event event : more) {
-      events.add(event);
-      while (events.size() > MAX_QUEUED_EVENTS && events.poll() != null) {
-        eventsDropped.incrementAndGet();
-      }
-    }
   }
 
   private void schedule(Executor on) {
@@ -241,18 +218,18 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   private void writeLatest() {
     synchronized (writing) {
       try {
-        logDropped();
+        events.logDropped();
         while (true) {
           // the newest state before each Event, so an Event never shows before the state of its
           // reconcile; a plan from the file config, before the first outcome, has no state yet
           if (latest != null && !latest.equals(last) && !write()) {
             return;
           }
-          NodeEvents.Event event = events.poll();
-          if (event == null) {
+          Optional<NodeEvents.Event> event = events.next();
+          if (event.isEmpty()) {
             return;
           }
-          send(event);
+          events.send(event.get(), nodeUid);
         }
       } catch (InterruptedException e) {
         // shutting down
@@ -265,9 +242,9 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   private boolean write() throws InterruptedException {
     Written next = latest;
     try {
-      if (next.capacity() != null && countsOnNode == null) {
+      if (next.capacity() != null && !counts.known()) {
         budget.take();
-        countsOnNode = countLabelsOnNode();
+        readCountLabels();
       }
       budget.take();
       // the newest state after the wait: states that came meanwhile collapse into it
@@ -280,12 +257,14 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
               .nodes()
               .resource(
                   new NodeBuilder().withNewMetadata().withName(nodeName).endMetadata().build())
-              .patch(PatchContext.of(PatchType.JSON_MERGE), patch(next, staleCounts(next)));
+              .patch(
+                  PatchContext.of(PatchType.JSON_MERGE),
+                  patch(next, counts.stale(next.capacity())));
       if (patched != null && patched.getMetadata() != null) {
         nodeUid = patched.getMetadata().getUid();
       }
       if (next.capacity() != null) {
-        countsOnNode = new HashSet<>(next.capacity().countLabels());
+        counts.written(next.capacity());
       }
       last = next;
       budget.succeeded();
@@ -312,82 +291,16 @@ public final class NodeStateWriter implements OutcomeListener, ProgressListener 
   }
 
   /**
-   * The count labels the Node has now, read once before the first capacity labels are written, so
+   * Reads the count labels the Node has now, once before the first capacity labels are written, so
    * those of profiles gone while migd was down are removed too.
    */
-  private Set<String> countLabelsOnNode() {
+  private void readCountLabels() {
     Node node = client.nodes().withName(nodeName).get();
     if (node == null) {
       throw new IllegalStateException("node " + nodeName + " does not exist");
     }
     nodeUid = node.getMetadata().getUid();
-    Map<String, String> labels = node.getMetadata().getLabels();
-    var counts = new HashSet<String>();
-    if (labels != null) {
-      labels.forEach(
-          (key, value) -> {
-            if (value != null && CapacityLabels.isCountLabel(key)) {
-              counts.add(key);
-            }
-          });
-    }
-    return counts;
-  }
-
-  /** The count labels on the Node that {@code next} no longer has. */
-  private Set<String> staleCounts(Written next) {
-    if (next.capacity() == null || countsOnNode == null) {
-      return Set.of();
-    }
-    var stale = new TreeSet<>(countsOnNode);
-    stale.removeAll(next.capacity().countLabels());
-    return stale;
-  }
-
-  private void logDropped() {
-    int dropped = eventsDropped.getAndSet(0);
-    if (dropped > 0) {
-      log.warn(
-          "{} Events of node {} dropped while they waited for migd.node.qps; the newer ones are"
-              + " sent",
-          dropped,
-          nodeName);
-    }
-  }
-
-  /** Sends one Event, once, whether it can be created or not. */
-  private void send(NodeEvents.Event event) throws InterruptedException {
-    budget.take();
-    try {
-      // unique, and in the order sent, like the kubelet's <name>.<hex time>
-      eventStamp = Math.max(eventStamp + 1, System.currentTimeMillis() * 1000);
-      String name = nodeName + "." + Long.toHexString(eventStamp);
-      client
-          .v1()
-          .events()
-          .inNamespace(NodeEvents.NAMESPACE)
-          .resource(event.toKubernetes(name, nodeName, nodeUid, Instant.now()))
-          .create();
-      budget.succeeded();
-      if (eventsFailing) {
-        eventsFailing = false;
-        log.info("node {} Events created again", nodeName);
-      }
-    } catch (RuntimeException e) {
-      // a refused Event (no permission for events) must not hold back the state patches
-      if (RequestBudget.isServerTrouble(e)) {
-        budget.failed(e);
-      }
-      if (!eventsFailing) {
-        eventsFailing = true;
-        log.warn(
-            "cannot create the Event {} on node {}: {}; Events are best-effort and not sent"
-                + " again",
-            event.reason(),
-            nodeName,
-            e.toString());
-      }
-    }
+    counts.read(node);
   }
 
   /** A JSON merge patch of migd's keys only; a null value deletes the key. */

@@ -13,14 +13,12 @@ final class MigDevicesReader {
    * Reads the value of {@code mig-devices}; null (key absent) and an empty value ({@code
    * mig-devices:}, which mig-parted accepts) both mean no MIG devices.
    */
-  static SequencedMap<ProfileName, Integer> read(JsonNode node, MigConfigParser.Where at) {
+  static SequencedMap<ProfileName, Integer> read(JsonNode node, ConfigPlace at) {
     var devices = new LinkedHashMap<ProfileName, Integer>();
     if (node == null || node.isNull()) {
       return devices;
     }
-    var fields =
-        MigConfigParser.mapping(
-            node, at, "\"mig-devices\"", "a mapping of profile names to counts");
+    var fields = at.mapping(node, "\"mig-devices\"", "a mapping of profile names to counts");
     var spelled = new LinkedHashMap<ProfileName, String>();
     for (var entry : fields.entrySet()) {
       var text = entry.getKey();

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The short chaos run of CI: a real {@code migd serve} on eight simulated GPUs of mixed models, 75
+ * The short chaos run of CI: a real {@code migd serve} on eight simulated GPUs of mixed models, 45
  * seconds of seeded reshapes, label changes, pods, processes, XIDs, kubelet restarts, API-server
  * outages, SIGKILLs with NVML faults and hostile requests, and every invariant holds. The converge
  * bound is wide here (a shared CI machine); the runner's own default is twice the resync period.
@@ -23,9 +23,9 @@ class ChaosIT {
             List.of(
                 "--mode=device-plugin",
                 "--seed=20261126",
-                "--seconds=75",
+                "--seconds=45",
                 "--rate=2",
-                "--settle-every=40",
+                "--settle-every=24",
                 "--converge-bound=120",
                 "--sample-every=30",
                 "--trace=" + dir.resolve("trace.tsv"),
@@ -39,7 +39,7 @@ class ChaosIT {
   }
 
   /**
-   * DRA mode: 60 seconds of claims allocated by the test allocator and prepared and unprepared over
+   * DRA mode: 50 seconds of claims allocated by the test allocator and prepared and unprepared over
    * the real sockets, processes on the slices, XIDs, registration sockets removed, API outages,
    * SIGKILLs with faults aimed at a prepare's and an unprepare's NVML calls, static spells and
    * hostile requests; every DRA invariant holds, and some prepares succeed.
@@ -51,9 +51,9 @@ class ChaosIT {
             List.of(
                 "--mode=dra",
                 "--seed=20261126",
-                "--seconds=60",
+                "--seconds=50",
                 "--rate=2",
-                "--settle-every=40",
+                "--settle-every=24",
                 "--converge-bound=120",
                 "--sample-every=30",
                 "--trace=" + dir.resolve("dra-trace.tsv"),

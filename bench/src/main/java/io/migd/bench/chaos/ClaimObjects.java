@@ -1,0 +1,59 @@
+package io.migd.bench.chaos;
+
+import io.migd.sim.AllocatedClaims;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The chaos claims as ResourceClaim objects in the API server: created allocated, and deleted once
+ * unprepared (a delete an outage refused is tried again).
+ */
+final class ClaimObjects {
+  static final String NAMESPACE = "chaos";
+
+  private final ChaosNode node;
+  private final List<String> undeleted = new ArrayList<>();
+
+  ClaimObjects(ChaosNode node) {
+    this.node = node;
+  }
+
+  /** Creates the claim {@code name} allocated {@code devices} on the node; returns its UID. */
+  String create(String name, List<String> devices) {
+    return node.client
+        .resource(AllocatedClaims.of(NAMESPACE, name, ChaosNode.DRIVER, ChaosNode.NODE, devices))
+        .create()
+        .getMetadata()
+        .getUid();
+  }
+
+  /** Deletes the claim {@code name} now, or later if the API server refuses. */
+  void delete(String name) {
+    undeleted.add(name);
+    deletePending();
+  }
+
+  /** Whether a delete is still pending. */
+  boolean pending() {
+    return !undeleted.isEmpty();
+  }
+
+  /** Tries again every delete the API server refused. */
+  void deletePending() {
+    undeleted.removeIf(
+        name -> {
+          try {
+            node.client
+                .dynamicResourceAllocation()
+                .v1()
+                .resourceClaims()
+                .inNamespace(NAMESPACE)
+                .withName(name)
+                .delete();
+            return true;
+          } catch (RuntimeException e) {
+            return false;
+          }
+        });
+  }
+}

@@ -1,0 +1,153 @@
+package io.migd.bench.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The DRA invariants that hold at any moment while migd runs, checked against NVML: every prepared
+ * claim's instance exists at its placement with its profile (the runner's ledger and migd's
+ * checkpoint), and no two prepared claims overlap.
+ */
+final class DraInvariants {
+  private final ChaosNode node;
+  private final ChaosReport report;
+
+  DraInvariants(ChaosNode node, ChaosReport report) {
+    this.node = node;
+    this.report = report;
+  }
+
+  /** Checks {@code known} (the runner's ledger) and migd's checkpoint against NVML now. */
+  void check(int step, List<DraClaims.Known> known) {
+    NvmlView nvml = node.nvml();
+    checkInstances(step, nvml, prepared(known));
+    checkCheckpoint(step, nvml, known);
+  }
+
+  /** Every prepared claim's instance exists and no two of them overlap. */
+  void checkInstances(int step, NvmlView nvml, List<DraClaims.Known> prepared) {
+    var taken = new HashMap<Integer, List<String[]>>();
+    for (DraClaims.Known claim : prepared) {
+      for (String device : claim.devices()) {
+        Optional<String> problem = DraDeviceNames.missing(nvml, device);
+        if (problem.isPresent()) {
+          report.violation(
+              step,
+              "a prepared claim's instance exists at its placement",
+              claim.name() + " " + device + ": " + problem.get());
+          continue;
+        }
+        Optional<Integer> minor = DraDeviceNames.minor(device);
+        if (minor.isEmpty()) {
+          continue;
+        }
+        for (String[] other : taken.computeIfAbsent(minor.get(), g -> new ArrayList<>())) {
+          if (DraDeviceNames.overlap(nvml, device, other[1])) {
+            report.violation(
+                step,
+                "no two prepared claims overlap",
+                claim.name() + " " + device + " and " + other[0] + " " + other[1]);
+          }
+        }
+        taken.get(minor.get()).add(new String[] {claim.name(), device});
+      }
+    }
+  }
+
+  /**
+   * migd's checkpoint: every claim it holds as prepared has its instances in NVML (GPU instance id
+   * at its placement, and its MIG UUID), and every claim of the ledger is in it. A claim the runner
+   * has called unprepare for without success is not checked: its instance may be half destroyed.
+   */
+  private void checkCheckpoint(int step, NvmlView nvml, List<DraClaims.Known> known) {
+    Path file = node.stateDir().resolve("dra-checkpoint.json");
+    JsonNode checkpoint;
+    try {
+      if (!Files.exists(file)) {
+        checkpoint = GpuTarget.tree("{\"claims\":[]}");
+      } else {
+        checkpoint = GpuTarget.tree(Files.readString(file));
+      }
+    } catch (IOException | RuntimeException e) {
+      report.violation(step, "migd's checkpoint is readable", file + ": " + e);
+      return;
+    }
+    var completed = new HashMap<String, JsonNode>();
+    for (JsonNode claim : checkpoint.path("claims")) {
+      if (claim.path("state").asText().equals("prepareCompleted")) {
+        completed.put(claim.path("uid").asText(), claim);
+      }
+    }
+    for (DraClaims.Known claim : prepared(known)) {
+      if (!completed.containsKey(claim.uid())) {
+        report.violation(
+            step,
+            "every prepared claim is in migd's checkpoint",
+            claim.name() + " (" + claim.uid() + ") is not, or not as prepareCompleted");
+      }
+    }
+    Map<String, Boolean> migUuids = new HashMap<>();
+    nvml.migUuids().forEach(u -> migUuids.put(u, true));
+    // a claim whose unprepare was called and did not succeed (an NVML fault on the GPU-instance
+    // destroy, after its compute instance went) stays checkpointed as the instance's owner until
+    // the kubelet's retry succeeds, as the contract says; its instance may be half destroyed
+    var inDoubt = new HashSet<String>();
+    known.stream().filter(k -> !k.prepared()).forEach(k -> inDoubt.add(k.uid()));
+    for (JsonNode claim : completed.values()) {
+      if (inDoubt.contains(claim.path("uid").asText())) {
+        continue;
+      }
+      for (JsonNode device : claim.path("devices")) {
+        checkDevice(step, nvml, migUuids, claim, device);
+      }
+    }
+  }
+
+  private void checkDevice(
+      int step, NvmlView nvml, Map<String, Boolean> migUuids, JsonNode claim, JsonNode device) {
+    int gi = device.path("gpuInstanceId").asInt(-1);
+    if (gi < 0 || device.path("kind").asText().equals("ADMIN_ACCESS")) {
+      return;
+    }
+    NvmlView.Gpu gpu = nvml.gpus().get(gpuIndex(device.path("gpu")));
+    // a static slice's record has no placement (-1): its GPU instance id says which
+    int start = device.path("placementStart").asInt(-1);
+    boolean there =
+        gpu.migCurrent()
+            && gpu.instances().stream()
+                .anyMatch(i -> i.id() == gi && (start < 0 || i.start() == start));
+    String uuid = device.path("migUuid").asText("");
+    if (!there || (!uuid.isEmpty() && !migUuids.containsKey(uuid))) {
+      report.violation(
+          step,
+          "every checkpointed claim's instance exists at its placement",
+          claim.path("name").asText()
+              + " "
+              + device.path("name").asText()
+              + " (GI "
+              + gi
+              + " at "
+              + start
+              + ", "
+              + uuid
+              + "): NVML shows "
+              + DraDeviceNames.describe(gpu));
+    }
+  }
+
+  private static List<DraClaims.Known> prepared(List<DraClaims.Known> known) {
+    return known.stream().filter(DraClaims.Known::prepared).toList();
+  }
+
+  private static int gpuIndex(JsonNode gpu) {
+    return gpu.isObject() ? gpu.elements().next().asInt() : gpu.asInt();
+  }
+}
