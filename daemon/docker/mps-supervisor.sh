@@ -11,8 +11,8 @@
 #     get it at /tmp/nvidia-mps), CUDA_MPS_LOG_DIRECTORY <root>/<id>/log; -M when multiUser;
 #   - a whole GPU (wholeGpu) is in compute mode EXCLUSIVE_PROCESS while its daemon runs, DEFAULT
 #     after it stops;
-#   - the limits (activeThreadPercentage, pinnedMemoryLimitMib) are set before the state says
-#     running, and again when the file's limits change;
+#   - the limits the file has (activeThreadPercentage, pinnedMemoryLimitMib; either may be left
+#     out) are set before the state says running, and again when the file's limits change;
 #   - a daemon that exits is started again; <root>/<id>/state says `starting`, `running <pid>`,
 #     `exited <status>`, `failed <why>` or `stopped`.
 # SIGTERM stops every daemon (quit), restores the compute modes and exits.
@@ -65,11 +65,17 @@ send() {
     CUDA_MPS_LOG_DIRECTORY="$root/$id/log" "$control"
 }
 
+# Sends the limits the file has (a limit left out keeps MPS's default: no limit), by ordinal 0, the
+# one device the daemon sees.
 send_limits() {
   file="$root/$1/daemon.json"
-  send "$1" \
-    "set_default_active_thread_percentage $(value "$file" activeThreadPercentage)" \
-    "set_default_device_pinned_mem_limit 0 $(value "$file" pinnedMemoryLimitMib)M" >/dev/null
+  threads=$(value "$file" activeThreadPercentage)
+  memory=$(value "$file" pinnedMemoryLimitMib)
+  set -- "$1"
+  [ -n "$threads" ] && set -- "$@" "set_default_active_thread_percentage $threads"
+  [ -n "$memory" ] && set -- "$@" "set_default_device_pinned_mem_limit 0 ${memory}M"
+  [ "$#" -gt 1 ] || return 0
+  send "$@" >/dev/null
 }
 
 start() {
@@ -179,6 +185,12 @@ while :; do
     if ! running "$pid"; then
       wait "$pid" 2>/dev/null
       status=$?
+      # migd removes the file before it sends quit: a daemon that exited after the file was seen
+      # above was stopped, not crashed (its compute mode is restored, its shm unmounted)
+      if [ ! -f "$file" ]; then
+        stop "$id"
+        continue
+      fi
       log "id=$id pid=$pid exited (status $status); starting it again"
       state "$id" "exited $status"
       ids=$(for other in $ids; do [ "$other" = "$id" ] || printf ' %s' "$other"; done)

@@ -6,6 +6,7 @@
  *                                CUDA_* environment in daemon.env, starts one "server" child, and
  *                                stays until quit (or until it is killed).
  *   nvidia-cuda-mps-control -f   the same daemon in the foreground (the process itself).
+ *   ... -d -M, -f -M              the same, multi-user (the log says "-d -M" or "-f -M").
  *
  * The daemon listens on $CUDA_MPS_PIPE_DIRECTORY/control, a unix socket standing for MPS's pipes:
  * a client (mps-client) that connects is given the name of a segment the daemon creates in its own
@@ -197,14 +198,17 @@ static int refuse_second(void) {
   return 0;
 }
 
+/* -M (multi-user): recorded in the log beside the start, as given */
+static int multi_user;
+
 static int start_foreground(void) {
-  append_log("-f");
+  append_log(multi_user ? "-f -M" : "-f");
   if (refuse_second()) return 1;
   return run_daemon();
 }
 
 static int start_daemon(void) {
-  append_log("-d");
+  append_log(multi_user ? "-d -M" : "-d");
   if (refuse_second()) return 1;
   pid_t child = fork();
   if (child < 0) {
@@ -331,9 +335,10 @@ int main(int argc, char **argv) {
   if (dir == NULL || dir[0] == '\0') dir = "/tmp/nvidia-mps";
   snprintf(pipe_dir, sizeof(pipe_dir), "%s", dir);
   mkdir(pipe_dir, 0755);
-  if (argc == 2 && strcmp(argv[1], "-d") == 0) return start_daemon();
-  if (argc == 2 && strcmp(argv[1], "-f") == 0) return start_foreground();
+  multi_user = argc == 3 && strcmp(argv[2], "-M") == 0;
+  if ((argc == 2 || multi_user) && strcmp(argv[1], "-d") == 0) return start_daemon();
+  if ((argc == 2 || multi_user) && strcmp(argv[1], "-f") == 0) return start_foreground();
   if (argc == 1) return commands();
-  fprintf(stderr, "usage: nvidia-cuda-mps-control [-d | -f]\n");
+  fprintf(stderr, "usage: nvidia-cuda-mps-control [-d | -f] [-M]\n");
   return 2;
 }

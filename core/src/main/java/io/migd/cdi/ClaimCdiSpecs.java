@@ -5,6 +5,7 @@ import io.migd.claims.CdiDevice;
 import io.migd.claims.ClaimCdi;
 import io.migd.ownership.ClaimDevice;
 import io.migd.reconcile.AtomicFiles;
+import io.migd.sharing.ClientEdits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -67,7 +68,8 @@ public final class ClaimCdiSpecs implements ClaimCdi {
     var specDevices = new ArrayList<Device>();
     var ids = new ArrayList<String>();
     for (CdiDevice device : devices) {
-      specDevices.add(new Device(device.cdiName(claimUid), new Edits(nodesOf(device))));
+      specDevices.add(
+          new Device(device.cdiName(claimUid), Edits.of(nodesOf(device), device.sharing())));
       ids.addAll(device.cdiIds(claimUid));
     }
     var spec = new Spec(CDI_VERSION, CdiDevice.CLAIM_KIND, specDevices, commonEdits());
@@ -142,7 +144,24 @@ public final class ClaimCdiSpecs implements ClaimCdi {
 
   private record Device(String name, Edits containerEdits) {}
 
-  private record Edits(List<DeviceNode> deviceNodes) {}
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  private record Edits(List<String> env, List<DeviceNode> deviceNodes, List<Mount> mounts) {
+    static Edits of(List<DeviceNode> nodes, ClientEdits sharing) {
+      return new Edits(
+          sharing.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList(),
+          nodes,
+          sharing.mounts().stream()
+              .map(
+                  m ->
+                      new Mount(
+                          m.hostPath().toString(),
+                          m.containerPath().toString(),
+                          List.of("rw", "nosuid", "nodev", "bind")))
+              .toList());
+    }
+  }
+
+  private record Mount(String hostPath, String containerPath, List<String> options) {}
 
   private record DeviceNode(
       String path, String type, Integer major, Integer minor, Integer fileMode) {

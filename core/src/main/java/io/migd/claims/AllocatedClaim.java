@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param allocated whether {@code status.allocation} is set
  * @param results the allocation's device results, every driver's
- * @param opaqueConfigDrivers the drivers named by opaque configuration in the allocation
+ * @param configs the allocation's opaque configuration, every driver's, in the order the API server
+ *     lists it
  * @param reservedFor the consumers the claim is reserved for (pods, usually)
  */
 public record AllocatedClaim(
@@ -17,7 +18,7 @@ public record AllocatedClaim(
     String name,
     boolean allocated,
     List<Result> results,
-    List<String> opaqueConfigDrivers,
+    List<Config> configs,
     List<Consumer> reservedFor) {
 
   /**
@@ -65,13 +66,30 @@ public record AllocatedClaim(
     }
   }
 
+  /**
+   * One opaque configuration of the allocation ({@code status.allocation.devices.config[]}).
+   *
+   * @param fromClass {@code source: FromClass} (the request's DeviceClass), else {@code FromClaim}
+   * @param requests the requests it names; empty for every request
+   * @param driver the driver it is for
+   * @param parameters its parameters as the plain tree JSON gives ({@code Map}, {@code List},
+   *     {@code String}, {@code Number}, {@code Boolean}; null where a value is null)
+   */
+  public record Config(boolean fromClass, List<String> requests, String driver, Object parameters) {
+    /** Copies the requests. */
+    public Config {
+      requests = List.copyOf(requests);
+      Objects.requireNonNull(driver);
+    }
+  }
+
   /** Copies the lists. */
   public AllocatedClaim {
     Objects.requireNonNull(uid);
     Objects.requireNonNull(namespace);
     Objects.requireNonNull(name);
     results = List.copyOf(results);
-    opaqueConfigDrivers = List.copyOf(opaqueConfigDrivers);
+    configs = List.copyOf(configs);
     reservedFor = List.copyOf(reservedFor);
   }
 }

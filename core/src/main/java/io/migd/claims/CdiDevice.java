@@ -2,21 +2,24 @@ package io.migd.claims;
 
 import io.migd.layout.GpuIndex;
 import io.migd.ownership.ClaimDevice;
+import io.migd.sharing.ClientEdits;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * One device of a prepared claim, as its CDI spec needs it: the device as it exists (a whole GPU or
- * a made MIG device, never a placement not made yet) and the minor number of its GPU ({@code
- * /dev/nvidia<minor>}, the parent of a MIG device).
+ * a made MIG device, never a placement not made yet), the minor number of its GPU ({@code
+ * /dev/nvidia<minor>}, the parent of a MIG device), and what its sharing adds (an MPS daemon's pipe
+ * and shm).
  */
-public record CdiDevice(ClaimDevice device, int gpuMinor) {
+public record CdiDevice(ClaimDevice device, int gpuMinor, ClientEdits sharing) {
   /** The CDI vendor and class of migd's per-claim specs. */
   public static final String CLAIM_KIND = "k8s.migd.io/claim";
 
   /** Checks the device exists and the minor number. */
   public CdiDevice {
     Objects.requireNonNull(device, "device");
+    Objects.requireNonNull(sharing, "sharing");
     if (device instanceof ClaimDevice.Planned) {
       throw new IllegalArgumentException(
           device.name() + ": a placement whose instance is not made has no CDI device");
@@ -25,6 +28,11 @@ public record CdiDevice(ClaimDevice device, int gpuMinor) {
       throw new IllegalArgumentException(
           device.name() + ": GPU minor " + gpuMinor + " is negative");
     }
+  }
+
+  /** A device not shared. */
+  public CdiDevice(ClaimDevice device, int gpuMinor) {
+    this(device, gpuMinor, ClientEdits.NONE);
   }
 
   /** A whole GPU. */

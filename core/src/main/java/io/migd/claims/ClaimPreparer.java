@@ -7,6 +7,7 @@ import io.migd.ownership.CheckpointClaim.Device;
 import io.migd.ownership.CheckpointClaim.Kind;
 import io.migd.ownership.ClaimKey;
 import io.migd.ownership.ClaimedDevices;
+import io.migd.sharing.ClaimSharing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,7 @@ public final class ClaimPreparer implements AutoCloseable {
   private final GpuLanes lanes = new GpuLanes();
   private final ClaimConsumers consumers;
   private final ClaimPreparing preparing;
+  private final PreparedSharing sharing;
 
   /** Claims a call is working on: the kubelet may repeat a call before the first one ends. */
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
@@ -55,6 +57,18 @@ public final class ClaimPreparer implements AutoCloseable {
       ClaimSettings settings,
       ClaimEvents events,
       PodSource pods) {
+    this(source, node, cdi, settings, events, pods, ClaimSharing.NONE);
+  }
+
+  /** A preparer as above that applies each claim's sharing through {@code sharing}. */
+  public ClaimPreparer(
+      ClaimSource source,
+      ClaimNode node,
+      ClaimCdi cdi,
+      ClaimSettings settings,
+      ClaimEvents events,
+      PodSource pods,
+      ClaimSharing sharing) {
     this.node = Objects.requireNonNull(node);
     this.consumers = new ClaimConsumers(pods);
     this.reading = new ClaimReading(source, node.pool(), node.reconciled(), settings);
@@ -66,8 +80,10 @@ public final class ClaimPreparer implements AutoCloseable {
             ClaimCheckpoint.open(settings.stateDir(), settings.bootIdFile()),
             Objects.requireNonNull(events));
     this.settings = settings;
+    this.sharing = new PreparedSharing(sharing, instances, lanes);
     this.preparing =
-        new ClaimPreparing(reading, instances, cdi, records, lanes, consumers, settings.pool());
+        new ClaimPreparing(
+            reading, instances, cdi, records, lanes, consumers, this.sharing, settings.pool());
   }
 
   /** Which claims own which devices (the checkpoint, from memory). */
@@ -173,9 +189,13 @@ public final class ClaimPreparer implements AutoCloseable {
     try {
       var known = records.checkpoint().get(key.uid());
       if (known.isEmpty()) {
+        // a prepare refused before NVML changed anything may have applied some sharing
+        sharing.release(key);
         cdi.remove(key.uid());
         return new UnprepareAnswer.Unprepared(key);
       }
+      // MPS servers leave the claim's instances before they are destroyed
+      sharing.release(key);
       boolean now = settings.reclaimAfter().isZero();
       try {
         for (Device d : created(known.get())) {

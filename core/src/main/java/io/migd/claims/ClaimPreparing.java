@@ -12,6 +12,7 @@ import io.migd.pool.DeviceOrigin.DynamicPlacement;
 import io.migd.pool.DeviceOrigin.StaticSlice;
 import io.migd.pool.DeviceOrigin.WholeGpu;
 import io.migd.profiles.Placement;
+import io.migd.sharing.DeviceSharing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The prepare of one claim (DESIGN.md section 12, "Prepare"): its devices recorded {@code
  * prepareStarted} (in memory at once, on the disk before NVML changes anything), each made or
- * checked on its GPU's lane, the CDI spec written, then the claim recorded {@code
- * prepareCompleted}. Every record written after NVML changed is told to the {@link ClaimRecords},
- * so the pool is rebuilt from it.
+ * checked on its GPU's lane, its sharing applied, the CDI spec written, then the claim recorded
+ * {@code prepareCompleted}. Every record written after NVML changed is told to the {@link
+ * ClaimRecords}, so the pool is rebuilt from it.
  */
 final class ClaimPreparing {
   private static final Logger log = LoggerFactory.getLogger(ClaimPreparing.class);
@@ -35,6 +36,7 @@ final class ClaimPreparing {
   private final ClaimRecords records;
   private final GpuLanes lanes;
   private final ClaimConsumers consumers;
+  private final PreparedSharing sharing;
   private final String pool;
 
   ClaimPreparing(
@@ -44,6 +46,7 @@ final class ClaimPreparing {
       ClaimRecords records,
       GpuLanes lanes,
       ClaimConsumers consumers,
+      PreparedSharing sharing,
       String pool) {
     this.reading = reading;
     this.instances = instances;
@@ -51,6 +54,7 @@ final class ClaimPreparing {
     this.records = records;
     this.lanes = lanes;
     this.consumers = consumers;
+    this.sharing = sharing;
     this.pool = pool;
   }
 
@@ -73,26 +77,26 @@ final class ClaimPreparing {
     records.hold(begun);
     var durable = new Once(() -> records.checkpoint().put(begun));
     var done = new ArrayList<Device>();
+    var shared = new ArrayList<DeviceSharing>();
     var cdiDevices = new ArrayList<CdiDevice>();
     int handled = 0;
+    boolean finished = false;
     try {
       for (; handled < wanted.size(); handled++) {
-        Device one = make(key, wanted.get(handled), devices.get(handled), made, durable);
+        Wanted w = wanted.get(handled);
+        Device one = make(key, w, devices.get(handled), made, durable);
         if (one != null) {
           done.add(one);
-          ClaimDevice device = one.device();
-          int minor =
-              lanes.run(
-                  device.gpu(),
-                  () -> instances.minor(device.name(), device.gpu(), device.gpuUuid()));
-          cdiDevices.add(new CdiDevice(device, minor));
+          shared.add(w.adminAccess() ? new DeviceSharing.Exclusive() : w.sharing());
         }
       }
+      cdiDevices.addAll(sharing.shared(key, done, shared));
+      finished = true;
     } finally {
-      if (handled < wanted.size() && durable.ran()) {
+      if (!finished && durable.ran()) {
         // what was made stays the claim's (started) until the kubelet's retry or unprepare
         records.put(new CheckpointClaim(key, false, merged(devices, done), pods));
-      } else if (handled < wanted.size()) {
+      } else if (!finished) {
         // refused before NVML changed anything: nothing to undo, and the claim owns nothing (its
         // placement may be an instance someone else holds)
         records.remove(begun);

@@ -6,6 +6,7 @@ import io.migd.ownership.ClaimKey;
 import io.migd.pool.DeviceOrigin;
 import io.migd.pool.PoolContent;
 import io.migd.pool.PoolDevice;
+import io.migd.sharing.DeviceSharing;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +17,9 @@ import java.util.function.Supplier;
 
 /**
  * Reads a claim from the API server and checks it before anything is touched: the UID, an
- * allocation, only migd's driver's results, none from another pool, no opaque config for migd,
- * every device in the published pool, and every GPU reconciled.
+ * allocation, only migd's driver's results, none from another pool, every device in the published
+ * pool, every GPU reconciled, and opaque config for migd that migd can apply (decoded strictly,
+ * matched to each device).
  */
 final class ClaimReading {
   /**
@@ -26,11 +28,17 @@ final class ClaimReading {
    * @param requestNames the requests it serves (a device allocated to two requests serves both)
    * @param adminAccess whether only admin access was asked: nothing is created or owned
    * @param deviceClass the DeviceClass of the first request it serves, empty when not known
+   * @param sharing how the configuration of the first request it serves shares it
    */
   record Wanted(
-      PoolDevice device, List<String> requestNames, boolean adminAccess, String deviceClass) {
+      PoolDevice device,
+      List<String> requestNames,
+      boolean adminAccess,
+      String deviceClass,
+      DeviceSharing sharing) {
     Wanted {
       Objects.requireNonNull(device);
+      Objects.requireNonNull(sharing);
       Objects.requireNonNull(deviceClass);
       requestNames = List.copyOf(requestNames);
     }
@@ -72,14 +80,7 @@ final class ClaimReading {
     if (!claim.allocated()) {
       throw new ClaimFailure("claim " + key.label() + " is not allocated");
     }
-    if (claim.opaqueConfigDrivers().contains(settings.driver())) {
-      throw new ClaimFailure(
-          "claim "
-              + key.label()
-              + " has opaque configuration for driver "
-              + settings.driver()
-              + ", which migd does not apply");
-    }
+    ClaimConfigs configs = ClaimConfigs.of(claim, key.label(), settings.driver());
     PoolContent published = pool.get();
     var wanted = new LinkedHashMap<String, Wanted>();
     for (AllocatedClaim.Result result : claim.results()) {
@@ -106,14 +107,22 @@ final class ClaimReading {
       wanted.merge(
           device.name(),
           new Wanted(
-              device, List.of(result.requestName()), result.adminAccess(), result.deviceClass()),
+              device,
+              List.of(result.requestName()),
+              result.adminAccess(),
+              result.deviceClass(),
+              configs.sharingOf(result.request(), device.name(), device.origin())),
           (a, b) -> {
             var names = new ArrayList<>(a.requestNames());
             if (!names.contains(result.requestName())) {
               names.add(result.requestName());
             }
             return new Wanted(
-                a.device(), names, a.adminAccess() && b.adminAccess(), a.deviceClass());
+                a.device(),
+                names,
+                a.adminAccess() && b.adminAccess(),
+                a.deviceClass(),
+                a.sharing());
           });
     }
     return new Read(claim, List.copyOf(wanted.values()));

@@ -19,7 +19,6 @@ import org.slf4j.LoggerFactory;
  */
 final class DaemonCommands {
   private static final Logger log = LoggerFactory.getLogger(MpsDaemons.class);
-  private static final Duration POLL = Duration.ofMillis(100);
 
   private final MpsControl control;
   private final MpsPaths paths;
@@ -81,16 +80,7 @@ final class DaemonCommands {
   RunningDaemon start(MpsDevice device, Instant deadline) {
     String uuid = device.uuid();
     requests.request(device);
-    Optional<Long> pid = states.runningDaemon(uuid);
-    while (pid.isEmpty() && Instant.now().isBefore(deadline)) {
-      try {
-        Thread.sleep(POLL);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new MpsControl.MpsException("interrupted waiting for the daemon of " + uuid, e);
-      }
-      pid = states.runningDaemon(uuid);
-    }
+    Optional<Long> pid = states.awaitRunning(uuid, deadline);
     if (pid.isEmpty()) {
       throw new MpsControl.MpsException(
           "the MPS supervisor (the chart's -mps DaemonSet) did not run the daemon of "

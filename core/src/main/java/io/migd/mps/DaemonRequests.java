@@ -23,29 +23,42 @@ final class DaemonRequests {
 
   /** The request for {@code device}, as the supervisor reads it. */
   String content(MpsDevice device) {
+    return content(device.spec());
+  }
+
+  /**
+   * The request for a daemon as {@code spec} says, one key per line, as the supervisor reads it.
+   */
+  String content(DaemonSpec spec) {
+    var limits = new StringBuilder();
+    for (DaemonSpec.Limit limit : spec.limits()) {
+      switch (limit) {
+        case DaemonSpec.Limit.ActiveThreads(var percent) ->
+            limits.append("  \"activeThreadPercentage\": ").append(percent).append(",\n");
+        case DaemonSpec.Limit.PinnedMemory(var mib) ->
+            limits.append("  \"pinnedMemoryLimitMib\": ").append(mib).append(",\n");
+      }
+    }
     return """
         {
           "device": "%s",
           "multiUser": %s,
           "wholeGpu": %s,
-          "activeThreadPercentage": %d,
-          "pinnedMemoryLimitMib": %d,
-          "shmSizeBytes": %d
+        %s  "shmSizeBytes": %d
         }
         """
-        .formatted(
-            device.uuid(),
-            false,
-            device.isWholeGpu(),
-            device.activeThreadPercentage(),
-            device.pinnedMemoryLimitMib(),
-            shmSizeBytes);
+        .formatted(spec.device(), spec.multiUser(), spec.wholeGpu(), limits, shmSizeBytes);
   }
 
   /** Writes the request for {@code device} unless the file holds it already. */
   void request(MpsDevice device) {
-    Path file = paths.daemonFile(device.uuid());
-    String content = content(device);
+    request(device.uuid(), device.spec());
+  }
+
+  /** Writes the request of daemon {@code id} unless the file holds it already. */
+  void request(String id, DaemonSpec spec) {
+    Path file = paths.daemonFile(id);
+    String content = content(spec);
     try {
       if (Files.exists(file) && Files.readString(file).equals(content)) {
         return;
@@ -66,7 +79,10 @@ final class DaemonRequests {
     }
   }
 
-  /** The devices with a request under the root, by UUID. */
+  /**
+   * The devices with a request under the root, by UUID; the daemons of DRA claims ({@link
+   * ClaimDaemons}) are left out: their claims own them.
+   */
   List<String> requested() throws IOException {
     var ids = new ArrayList<String>();
     if (!Files.isDirectory(paths.root())) {
@@ -74,7 +90,8 @@ final class DaemonRequests {
     }
     try (var dirs = Files.list(paths.root())) {
       for (Path dir : dirs.toList()) {
-        if (Files.isRegularFile(dir.resolve("daemon.json"))) {
+        if (Files.isRegularFile(dir.resolve("daemon.json"))
+            && !dir.getFileName().toString().startsWith(ClaimDaemons.PREFIX)) {
           ids.add(dir.getFileName().toString());
         }
       }

@@ -48,6 +48,17 @@ public record MpsDevice(
     return memoryMib / replicas;
   }
 
+  /** The daemon migd asks the supervisor for: one user, the limits of N replicas. */
+  public DaemonSpec spec() {
+    return new DaemonSpec(
+        uuid,
+        false,
+        isWholeGpu(),
+        List.of(
+            new DaemonSpec.Limit.ActiveThreads(activeThreadPercentage()),
+            new DaemonSpec.Limit.PinnedMemory(pinnedMemoryLimitMib())));
+  }
+
   /** The commands that set the limits, as the control command reads them. */
   public List<String> limitCommands() {
     return List.of(

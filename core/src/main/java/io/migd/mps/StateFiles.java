@@ -21,6 +21,9 @@ final class StateFiles {
    */
   private static final Duration START_PRECISION = Duration.ofSeconds(2);
 
+  /** How often the state is read while waiting for the supervisor. */
+  private static final Duration POLL = Duration.ofMillis(100);
+
   private final MpsPaths paths;
 
   StateFiles(MpsPaths paths) {
@@ -37,6 +40,44 @@ final class StateFiles {
     return read(uuid) instanceof SupervisorState.Running(long pid) && namesDaemon(uuid, pid)
         ? Optional.of(pid)
         : Optional.empty();
+  }
+
+  /**
+   * Waits until the state of daemon {@code id} names its running daemon, at most until {@code
+   * deadline}; empty when it does not by then.
+   */
+  Optional<Long> awaitRunning(String id, Instant deadline) {
+    Optional<Long> pid = runningDaemon(id);
+    while (pid.isEmpty() && Instant.now().isBefore(deadline)) {
+      pause();
+      pid = runningDaemon(id);
+    }
+    return pid;
+  }
+
+  /**
+   * Waits until the supervisor says daemon {@code id} is {@code stopped} (its compute mode
+   * restored, its shm unmounted), at most {@code timeout}; whether it did.
+   */
+  boolean awaitStopped(String id, Duration timeout) {
+    Instant deadline = Instant.now().plus(timeout);
+    while (!isStopped(id) && Instant.now().isBefore(deadline)) {
+      pause();
+    }
+    return isStopped(id);
+  }
+
+  private boolean isStopped(String id) {
+    return read(id) instanceof SupervisorState.NotRunning(var said) && said.equals("stopped");
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(POLL);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new MpsControl.MpsException("interrupted waiting for an MPS daemon", e);
+    }
   }
 
   /** Whether {@code pid} is the control daemon of {@code uuid}. */

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -271,7 +272,9 @@ class ClaimPreparerIT {
         rig.allocate(
             "other",
             List.of(new Result("net", "net.example.com", "node-a", "nic-0", false)),
-            List.of("net.example.com"));
+            List.of(
+                new AllocatedClaim.Config(
+                    false, List.of(), "net.example.com", Map.of("anything", 1))));
     assertThat(prepared(rig.prepare(other)).devices()).isEmpty();
 
     var elsewhere =
@@ -285,8 +288,16 @@ class ClaimPreparerIT {
         rig.allocate(
             "opaque",
             List.of(new Result("req-0", ClaimsRig.DRIVER, ClaimsRig.POOL, device, false)),
-            List.of(ClaimsRig.DRIVER));
-    assertThat(failure(rig.prepare(opaque))).contains("opaque").contains(ClaimsRig.DRIVER);
+            List.of(
+                new AllocatedClaim.Config(
+                    false,
+                    List.of(),
+                    ClaimsRig.DRIVER,
+                    Map.of(
+                        "apiVersion", "resource.nvidia.com/v1beta1", "kind", "VfioDeviceConfig"))));
+    assertThat(failure(rig.prepare(opaque)))
+        .contains("opaque configuration 1 for driver " + ClaimsRig.DRIVER)
+        .contains("kind VfioDeviceConfig is not served by migd");
 
     assertThat(failure(rig.prepare(ClaimsRig.key("missing")))).contains("does not exist");
     assertThat(failure(rig.prepare(rig.allocate("unknown", "gpu-0-mig-9g-99-0"))))

@@ -208,7 +208,8 @@ final class ClaimsRig implements AutoCloseable {
     return allocate(uid, results, List.of());
   }
 
-  ClaimKey allocate(String uid, List<AllocatedClaim.Result> results, List<String> opaque) {
+  ClaimKey allocate(
+      String uid, List<AllocatedClaim.Result> results, List<AllocatedClaim.Config> opaque) {
     claims.put(
         new AllocatedClaim(uid, NAMESPACE, "claim-" + uid, true, results, opaque, List.of()));
     return key(uid);

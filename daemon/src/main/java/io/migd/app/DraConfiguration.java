@@ -226,7 +226,8 @@ class DraConfiguration {
                 ClaimSettings.bootIdUnder(dra.procRoot()),
                 dra.reclaimAfter()),
             new ObservedClaimEvents(metrics, snapshot::observeAgain, pool::rebuild),
-            pods);
+            pods,
+            DraSharingWiring.sharing(properties, session.nvml()));
     owned.set(preparer.claimed());
     capabilities.whenKnown(
         known ->

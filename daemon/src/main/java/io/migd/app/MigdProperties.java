@@ -251,6 +251,8 @@ public record MigdProperties(
    * @param reclaimAfter how long an unprepared claim's MIG instance is kept idle for reuse
    * @param claimCheck how often each prepared claim is read back; one that is gone or no longer
    *     allocated here is unprepared
+   * @param timesliceCommand sets a whole GPU's time slice for a claim's {@code TimeSlicing} config,
+   *     as an argument list; {@code {uuid}} and {@code {interval}} (0 to 3) are replaced
    */
   public record Dra(
       @DefaultValue("gpu.nvidia.com") String driverName,
@@ -261,9 +263,12 @@ public record MigdProperties(
       @DefaultValue("false") boolean partitionable,
       @DefaultValue("/proc") Path procRoot,
       @DefaultValue("0s") Duration reclaimAfter,
-      @DefaultValue("10m") Duration claimCheck) {
+      @DefaultValue("10m") Duration claimCheck,
+      @DefaultValue("nvidia-smi,compute-policy,-i,{uuid},--set-timeslice,{interval}")
+          List<String> timesliceCommand) {
     /** Refuses rates and periods that cannot work. */
     public Dra {
+      timesliceCommand = CommandList.check("migd.dra.timeslice-command", timesliceCommand);
       if (qps <= 0 || burst < 1) {
         throw new IllegalArgumentException(
             "migd.dra.qps must be positive and migd.dra.burst at least 1, got "

@@ -26,4 +26,10 @@ public interface MigControl {
 
   /** Destroys a compute instance ({@code IN_USE} while processes run on it). */
   void destroyComputeInstance(ComputeInstanceHandle computeInstance);
+
+  /**
+   * Sets the compute mode of a whole GPU (MPS and time-slicing of DRA claims change it; it is not
+   * MIG state, but it is the same kind of write).
+   */
+  void setComputeMode(DeviceHandle device, ComputeMode mode);
 }

@@ -12,6 +12,7 @@ import io.migd.dra.FakeDraKubelet;
 import io.migd.kubelet.FakeKubelet;
 import io.migd.kubelet.FakePodResources;
 import io.migd.sim.Kubeconfig;
+import io.migd.sim.MpsSupervisor;
 import io.migd.sim.NvidiaCtkStandIn;
 import io.migd.sim.SimulatedNvml;
 import io.migd.sim.SimulatedProc;
@@ -53,6 +54,7 @@ final class ChaosNode implements AutoCloseable {
 
   final Path work;
   final Path nvmlSim;
+  private final SimulatedNvml sim;
   final Path state;
   final Path pluginDir;
   final OutageDispatcher api = new OutageDispatcher();
@@ -66,6 +68,11 @@ final class ChaosNode implements AutoCloseable {
   private FakeKubelet kubelet;
   private FakeDraKubelet.Plugin draPlugin;
   private int draPluginLife;
+
+  /** (DRA, where the supervisor can run: root and unshare) The MPS root and its supervisor. */
+  private Path mpsRoot;
+
+  private MpsSupervisor supervisor;
 
   /**
    * The crud dispatcher, answering 500 to every request until {@link #failFor}'s time has passed;
@@ -112,7 +119,8 @@ final class ChaosNode implements AutoCloseable {
       Path jar, Path work, String models, long seed, String firstConfig, ChaosSettings settings)
       throws IOException {
     this.work = work;
-    this.nvmlSim = SimulatedNvml.extract(work.resolve("sim")).cliPath();
+    this.sim = SimulatedNvml.extract(work.resolve("sim"));
+    this.nvmlSim = sim.cliPath();
     this.state = work.resolve("state");
     NvmlView.run(nvmlSim, state, "init", "--gpus", models, "--seed", Long.toString(seed));
     server =
@@ -196,6 +204,25 @@ final class ChaosNode implements AutoCloseable {
     env.put("MIGD_DRA_PLUGINDIR", pluginDir.resolve("plugin").toString());
     env.put("MIGD_DRA_PROCROOT", proc.toString());
     env.put("MIGD_SYSFSROOT", Files.createDirectories(work.resolve("sys")).toString());
+    // claims' sharing (ChaosSharing): the time slice through the simulated nvidia-smi, MPS daemons
+    // through the chart's supervisor where it can run
+    env.put(
+        "MIGD_DRA_TIMESLICECOMMAND",
+        nvmlSim.resolveSibling("nvidia-smi")
+            + ",compute-policy,-i,{uuid},--set-timeslice,{interval}");
+    if (MpsSupervisor.unavailable().isEmpty()) {
+      // the control pipe's socket path must stay under 108 bytes
+      mpsRoot = Files.createTempDirectory(Path.of("/tmp"), "chaos-mps");
+      env.put("MIGD_MPS_ROOT", mpsRoot.toString());
+      env.put("MIGD_MPS_CONTROLCOMMAND", sim.mpsControlPath().toString());
+      env.put("MIGD_MPS_STARTTIMEOUT", "10s");
+      supervisor = MpsSupervisor.start(mpsRoot, sim, state, work.resolve("mps-supervisor.log"));
+    }
+  }
+
+  /** (DRA) The MPS root migd and the supervisor share; empty where the supervisor cannot run. */
+  Optional<Path> mpsRoot() {
+    return Optional.ofNullable(mpsRoot);
   }
 
   /** migd's state directory (its DRA checkpoint). */
@@ -288,6 +315,10 @@ final class ChaosNode implements AutoCloseable {
       kubelet.close();
     }
     closeDraPlugin();
+    if (supervisor != null) {
+      supervisor.close();
+      deleteTree(mpsRoot);
+    }
     client.close();
     server.destroy();
     deleteTree(pluginDir);

@@ -28,6 +28,7 @@ final class ChaosReport {
   private final List<ResourceSample> samples = new ArrayList<>();
   private int kills;
   private int killFaults;
+  private final Map<String, Integer> sharings = new TreeMap<>();
   private int steps;
 
   ChaosReport(long seed) {
@@ -37,6 +38,11 @@ final class ChaosReport {
   synchronized void operation(String kind, String outcome) {
     steps++;
     outcomes.computeIfAbsent(kind, k -> new TreeMap<>()).merge(outcome, 1, Integer::sum);
+  }
+
+  /** (DRA) A claim was prepared with {@code sharing} ({@link ChaosSharing}). */
+  synchronized void preparedWith(String sharing) {
+    sharings.merge(sharing, 1, Integer::sum);
   }
 
   synchronized void fault(String kind) {
@@ -87,6 +93,9 @@ final class ChaosReport {
     out.printf("chaos seed=%d: %d operations in %d s%n", seed, steps, elapsed.toSeconds());
     out.println("operations by kind (outcome x count):");
     outcomes.forEach((kind, by) -> out.printf("  %-16s %s%n", kind, by));
+    if (!sharings.isEmpty()) {
+      out.println("claims prepared by sharing: " + sharings);
+    }
     out.println("NVML faults injected (by kind): " + faults);
     out.printf(
         "kills survived: %d SIGKILL by the runner, %d by an NVML KILL fault%n", kills, killFaults);

@@ -18,10 +18,23 @@ final class ClaimObjects {
     this.node = node;
   }
 
-  /** Creates the claim {@code name} allocated {@code devices} on the node; returns its UID. */
+  /**
+   * Creates the claim {@code name} allocated {@code devices} on the node, with the opaque configs
+   * of its {@link ChaosSharing}; returns its UID.
+   */
   String create(String name, List<String> devices) {
+    var sharing = ChaosSharing.of(name, node.mpsRoot().isPresent());
     return node.client
-        .resource(AllocatedClaims.of(NAMESPACE, name, ChaosNode.DRIVER, ChaosNode.NODE, devices))
+        .resource(
+            AllocatedClaims.builder(NAMESPACE, name, ChaosNode.DRIVER, ChaosNode.NODE, devices)
+                .editStatus()
+                .editAllocation()
+                .editDevices()
+                .withConfig(sharing.configs(ChaosNode.DRIVER))
+                .endDevices()
+                .endAllocation()
+                .endStatus()
+                .build())
         .create()
         .getMetadata()
         .getUid();

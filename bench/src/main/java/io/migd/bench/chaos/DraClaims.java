@@ -133,6 +133,7 @@ final class DraClaims {
       return failed.get();
     }
     replace(claim, true);
+    report.preparedWith(ChaosSharing.of(claim.name(), node.mpsRoot().isPresent()).name());
     return "prepared";
   }
 

@@ -1,5 +1,6 @@
 package io.migd.bench.chaos;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,6 +42,25 @@ final class DraDeviceNames {
     return instance(gpu, m).isPresent()
         ? Optional.empty()
         : Optional.of("NVML shows " + describe(gpu));
+  }
+
+  /**
+   * The UUIDs NVML shows for {@code device}: the GPU's for a whole GPU, the MIG devices' of its
+   * instance for a MIG device; none when NVML does not show it.
+   */
+  static List<String> uuids(NvmlView nvml, String device) {
+    Matcher m = DEVICE.matcher(device);
+    if (!m.matches() || missing(nvml, device).isPresent()) {
+      return List.of();
+    }
+    NvmlView.Gpu gpu = nvml.gpus().get(Integer.parseInt(m.group(1)));
+    if (m.group(2) == null) {
+      return List.of(gpu.uuid());
+    }
+    return instance(gpu, m).stream()
+        .flatMap(gi -> gi.computeInstances().stream())
+        .map(NvmlView.ComputeInstance::uuid)
+        .toList();
   }
 
   private static Optional<NvmlView.GpuInstance> instance(NvmlView.Gpu gpu, Matcher m) {

@@ -1,6 +1,7 @@
 package io.migd.bench.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.migd.mps.ClaimDaemons;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,78 @@ final class DraInvariants {
     NvmlView nvml = node.nvml();
     checkInstances(step, nvml, prepared(known));
     checkCheckpoint(step, nvml, known);
+    node.mpsRoot().ifPresent(root -> checkMpsDaemons(step, nvml, root, known));
+    checkComputeModes(step, nvml, known);
+  }
+
+  /**
+   * Every MPS daemon serves exactly the prepared devices of its claims: each device of a prepared
+   * MPS claim has its daemon asked for, on the UUID NVML shows for it, and every daemon asked for
+   * is a device's of a claim the kubelet knows (prepared, or in doubt while a call failed).
+   */
+  private void checkMpsDaemons(int step, NvmlView nvml, Path root, List<DraClaims.Known> known) {
+    var requested = new HashMap<String, String>();
+    try (var dirs = Files.list(root)) {
+      for (Path dir : dirs.toList()) {
+        Path file = dir.resolve("daemon.json");
+        String id = dir.getFileName().toString();
+        if (id.startsWith(ClaimDaemons.PREFIX) && Files.isRegularFile(file)) {
+          requested.put(id, GpuTarget.tree(Files.readString(file)).path("device").asText());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      report.violation(step, "the MPS requests are readable", root + ": " + e);
+      return;
+    }
+    var ofClaims = new HashSet<String>();
+    for (DraClaims.Known claim : known) {
+      if (ChaosSharing.of(claim.name(), true) != ChaosSharing.MPS) {
+        continue;
+      }
+      for (String device : claim.devices()) {
+        String id = ClaimDaemons.id(claim.uid(), device);
+        ofClaims.add(id);
+        if (!claim.prepared()) {
+          continue;
+        }
+        String served = requested.get(id);
+        List<String> uuids = DraDeviceNames.uuids(nvml, device);
+        if (served == null || !uuids.contains(served)) {
+          report.violation(
+              step,
+              "every MPS daemon serves exactly the prepared devices of its claims",
+              claim.name() + " " + device + " " + uuids + ": daemon " + id + " serves " + served);
+        }
+      }
+    }
+    requested.forEach(
+        (id, device) -> {
+          if (!ofClaims.contains(id)) {
+            report.violation(
+                step,
+                "every MPS daemon serves exactly the prepared devices of its claims",
+                "daemon " + id + " serves " + device + " for no claim the kubelet knows");
+          }
+        });
+  }
+
+  /**
+   * A whole GPU's compute mode is back to {@code DEFAULT} once nothing shares it: only a whole GPU
+   * an MPS claim the kubelet knows holds may be in another mode.
+   */
+  private void checkComputeModes(int step, NvmlView nvml, List<DraClaims.Known> known) {
+    var shared = new HashSet<String>();
+    known.stream()
+        .filter(k -> ChaosSharing.of(k.name(), node.mpsRoot().isPresent()) == ChaosSharing.MPS)
+        .forEach(k -> shared.addAll(k.devices()));
+    for (NvmlView.Gpu gpu : nvml.gpus()) {
+      if (gpu.computeMode() != 0 && !shared.contains("gpu-" + gpu.index())) {
+        report.violation(
+            step,
+            "a whole GPU's compute mode is DEFAULT once nothing shares it",
+            "GPU " + gpu.index() + " is in compute mode " + gpu.computeMode());
+      }
+    }
   }
 
   /** Every prepared claim's instance exists and no two of them overlap. */

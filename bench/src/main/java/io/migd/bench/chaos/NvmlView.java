@@ -23,7 +23,10 @@ record NvmlView(List<NvmlView.Gpu> gpus) {
     gpus = List.copyOf(gpus);
   }
 
-  /** One GPU: MIG mode, GPU instances, and the pids of its compute processes. */
+  /**
+   * One GPU: MIG mode, GPU instances, the pids of its compute processes, and its compute mode
+   * (NVML's value: 0 {@code DEFAULT}, 3 {@code EXCLUSIVE_PROCESS}).
+   */
   record Gpu(
       int index,
       String model,
@@ -31,7 +34,8 @@ record NvmlView(List<NvmlView.Gpu> gpus) {
       boolean migCapable,
       boolean migCurrent,
       List<GpuInstance> instances,
-      Set<Integer> pids) {
+      Set<Integer> pids,
+      int computeMode) {
     Gpu {
       instances = List.copyOf(instances);
       pids = Set.copyOf(pids);
@@ -122,7 +126,8 @@ record NvmlView(List<NvmlView.Gpu> gpus) {
               g.path("migCapable").asBoolean(),
               g.path("migMode").path("current").asBoolean(),
               instances,
-              pids));
+              pids,
+              g.path("computeMode").asInt()));
     }
     return new NvmlView(gpus);
   }

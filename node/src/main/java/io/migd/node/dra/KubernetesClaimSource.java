@@ -20,7 +20,8 @@ import java.util.Optional;
 /**
  * ResourceClaims read from the API server ({@code resource.k8s.io/v1}), reduced to what a prepare
  * needs: the allocation's device results (every driver's, each with the DeviceClass its request
- * names), the drivers its opaque configuration names, and the consumers the claim is reserved for.
+ * names), its opaque configuration (the parameters as a plain tree, decoded by the core), and the
+ * consumers the claim is reserved for.
  */
 public final class KubernetesClaimSource implements ClaimSource {
   private final KubernetesClient client;
@@ -120,7 +121,13 @@ public final class KubernetesClaimSource implements ClaimSource {
             .toList(),
         config.stream()
             .filter(c -> c.getOpaque() != null && c.getOpaque().getDriver() != null)
-            .map(c -> c.getOpaque().getDriver())
+            .map(
+                c ->
+                    new AllocatedClaim.Config(
+                        "FromClass".equals(c.getSource()),
+                        nonNull(c.getRequests()),
+                        c.getOpaque().getDriver(),
+                        OpaqueParameters.tree(c.getOpaque().getParameters())))
             .toList(),
         reservedFor.stream()
             .map(

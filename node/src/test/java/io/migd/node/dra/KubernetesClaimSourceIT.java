@@ -52,6 +52,13 @@ class KubernetesClaimSourceIT {
           .withParameters(Map.of("mtu", 9000))
           .endOpaque()
           .endConfig()
+          .addNewConfig()
+          .withSource("FromClass")
+          .withNewOpaque()
+          .withDriver(TestPools.DRIVER)
+          .withParameters(MPS)
+          .endOpaque()
+          .endConfig()
           .endDevices()
           .endAllocation()
           .addNewReservedFor()
@@ -83,6 +90,16 @@ class KubernetesClaimSourceIT {
     return created;
   }
 
+  /** NVIDIA's parameters, read back as the plain tree the core decodes. */
+  private static final Map<String, Object> MPS =
+      Map.of(
+          "apiVersion",
+          "resource.nvidia.com/v1beta1",
+          "kind",
+          "GpuConfig",
+          "sharing",
+          Map.of("strategy", "MPS", "mpsConfig", Map.of("defaultActiveThreadPercentage", 50)));
+
   @Test
   void readsTheAllocationOfAClaim() {
     ResourceClaim created = claim("ml", "train", NODE, true);
@@ -100,7 +117,10 @@ class KubernetesClaimSourceIT {
                     new AllocatedClaim.Result(
                         "gpu/small", TestPools.DRIVER, NODE, "gpu-0-mig-1g5gb-19-3", false),
                     new AllocatedClaim.Result("nic", "nic.example.com", NODE, "eth1", true)),
-                List.of("nic.example.com"),
+                List.of(
+                    new AllocatedClaim.Config(
+                        false, List.of("nic"), "nic.example.com", Map.of("mtu", 9000)),
+                    new AllocatedClaim.Config(true, List.of(), TestPools.DRIVER, MPS)),
                 List.of(new AllocatedClaim.Consumer("pods", "train-pod", "pod-uid-train"))));
     assertThat(source.get("ml", "absent")).isEmpty();
   }

@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import io.migd.nvml.ComputeInstanceHandle;
+import io.migd.nvml.ComputeMode;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.GpuInstanceHandle;
 import io.migd.nvml.InstancePlacement;
@@ -35,6 +36,15 @@ final class FfmMigControl implements MigControl {
             return NvmlReturn.of(status.get(JAVA_INT, 0));
           }
         });
+  }
+
+  @Override
+  public void setComputeMode(DeviceHandle device, ComputeMode mode) {
+    calls.run(
+        () ->
+            calls.check(
+                "nvmlDeviceSetComputeMode",
+                raw.nvmlDeviceSetComputeMode(dev(device), mode.value())));
   }
 
   @Override

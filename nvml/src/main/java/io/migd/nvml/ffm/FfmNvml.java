@@ -3,6 +3,7 @@ package io.migd.nvml.ffm;
 import io.migd.nvml.ComputeInstanceHandle;
 import io.migd.nvml.ComputeInstanceInfo;
 import io.migd.nvml.ComputeInstanceProfile;
+import io.migd.nvml.ComputeMode;
 import io.migd.nvml.CudaVersion;
 import io.migd.nvml.DeviceHandle;
 import io.migd.nvml.EventData;
@@ -271,6 +272,11 @@ public final class FfmNvml implements Nvml {
   @Override
   public NvmlReturn setMigMode(DeviceHandle device, boolean enabled) {
     return migControl.setMigMode(device, enabled);
+  }
+
+  @Override
+  public void setComputeMode(DeviceHandle device, ComputeMode mode) {
+    migControl.setComputeMode(device, mode);
   }
 
   @Override
