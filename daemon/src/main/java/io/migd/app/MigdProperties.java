@@ -271,10 +271,8 @@ public record MigdProperties(
       timesliceCommand = CommandList.check("migd.dra.timeslice-command", timesliceCommand);
       if (qps <= 0 || burst < 1) {
         throw new IllegalArgumentException(
-            "migd.dra.qps must be positive and migd.dra.burst at least 1, got "
-                + qps
-                + " and "
-                + burst);
+            "migd.dra.qps must be positive and migd.dra.burst at least 1, got %s and %d"
+                .formatted(qps, burst));
       }
       if (reclaimAfter.isNegative() || claimCheck.isNegative() || claimCheck.isZero()) {
         throw new IllegalArgumentException(
