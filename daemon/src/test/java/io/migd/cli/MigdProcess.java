@@ -94,20 +94,13 @@ public final class MigdProcess {
    * <node>/nvidia-cdi-hook}, and the specs in {@code cdiDir}.
    */
   MigdProcess withCdi(Path cdiDir) {
-    try {
-      var sim = SimulatedNvml.extract(nodeDir.resolve("nvidia-ctk"));
-      Path hook = nodeDir.resolve("nvidia-cdi-hook");
-      Files.writeString(hook, "#!/bin/sh\n");
-      return withEnvironment("MIGD_CDI_ENABLED", "true")
-          .withEnvironment("MIGD_CDI_NVIDIACTK", NvidiaCtkStandIn.beside(sim).toString())
-          .withEnvironment(
-              "MIGD_CDI_CONTAINERDRIVERROOT",
-              Files.createDirectories(nodeDir.resolve("driver-root")).toString())
-          .withEnvironment("MIGD_CDI_HOOKPATH", hook.toString())
-          .withEnvironment("MIGD_CDI_DIR", cdiDir.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    var sim = SimulatedNvml.extract(nodeDir.resolve("nvidia-ctk"));
+    MigdProcess withCdi = this;
+    for (var variable :
+        NvidiaCtkStandIn.cdiEnvironment(sim.cliPath(), nodeDir, cdiDir).entrySet()) {
+      withCdi = withCdi.withEnvironment(variable.getKey(), variable.getValue());
     }
+    return withCdi;
   }
 
   /** The same node with migd's own log at WARN, so stderr holds only what a command reports. */

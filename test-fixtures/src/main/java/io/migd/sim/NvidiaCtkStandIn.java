@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
 
 /**
  * A stand-in for NVIDIA's {@code nvidia-ctk}: {@code cdi generate} and {@code cdi transform root}
@@ -41,6 +42,27 @@ public final class NvidiaCtkStandIn {
       return target;
     } catch (IOException e) {
       throw new UncheckedIOException("installing the nvidia-ctk stand-in at " + target, e);
+    }
+  }
+
+  /**
+   * migd's environment for CDI on as the chart runs it, over this stand-in installed beside {@code
+   * nvmlSim}: a driver root at {@code <dir>/driver-root}, a hook at {@code <dir>/nvidia-cdi-hook},
+   * the specs in {@code cdiDir} (the driver root and the hook made here).
+   */
+  public static Map<String, String> cdiEnvironment(Path nvmlSim, Path dir, Path cdiDir) {
+    try {
+      Path hook = dir.resolve("nvidia-cdi-hook");
+      Files.writeString(hook, "#!/bin/sh\n");
+      return Map.of(
+          "MIGD_CDI_ENABLED", "true",
+          "MIGD_CDI_NVIDIACTK", beside(nvmlSim).toString(),
+          "MIGD_CDI_CONTAINERDRIVERROOT",
+              Files.createDirectories(dir.resolve("driver-root")).toString(),
+          "MIGD_CDI_HOOKPATH", hook.toString(),
+          "MIGD_CDI_DIR", cdiDir.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("preparing CDI's files under " + dir, e);
     }
   }
 }

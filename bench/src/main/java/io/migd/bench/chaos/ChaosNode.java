@@ -191,15 +191,9 @@ final class ChaosNode implements AutoCloseable {
     SimulatedProc.write(proc, gpus);
     Files.createDirectories(registrySocket.getParent());
     env.put("MIGD_KUBELET_MODE", "dra");
-    env.put("MIGD_CDI_ENABLED", "true");
-    env.put("MIGD_CDI_NVIDIACTK", NvidiaCtkStandIn.beside(nvmlSim).toString());
-    env.put(
-        "MIGD_CDI_CONTAINERDRIVERROOT",
-        Files.createDirectories(work.resolve("driver-root")).toString());
-    Path hook = work.resolve("nvidia-cdi-hook");
-    Files.writeString(hook, "#!/bin/sh\n");
-    env.put("MIGD_CDI_HOOKPATH", hook.toString());
-    env.put("MIGD_CDI_DIR", Files.createDirectories(work.resolve("cdi")).toString());
+    env.putAll(
+        NvidiaCtkStandIn.cdiEnvironment(
+            nvmlSim, work, Files.createDirectories(work.resolve("cdi"))));
     env.put("MIGD_DRA_REGISTRYDIR", registrySocket.getParent().toString());
     env.put("MIGD_DRA_PLUGINDIR", pluginDir.resolve("plugin").toString());
     env.put("MIGD_DRA_PROCROOT", proc.toString());

@@ -167,16 +167,10 @@ public final class FootprintNode implements AutoCloseable {
     SimulatedProc.write(
         proc, IntStream.range(0, 8).mapToObj(i -> new SimulatedProc.Gpu(i, 8, 7)).toList());
     environment.put("MIGD_KUBELET_MODE", "dra");
-    environment.put("MIGD_CDI_ENABLED", "true");
     Path nvmlSim = SimulatedNvml.extract(work.resolve("sim")).cliPath();
-    environment.put("MIGD_CDI_NVIDIACTK", NvidiaCtkStandIn.beside(nvmlSim).toString());
-    environment.put(
-        "MIGD_CDI_CONTAINERDRIVERROOT",
-        Files.createDirectories(work.resolve("driver-root")).toString());
-    Path hook = work.resolve("nvidia-cdi-hook");
-    Files.writeString(hook, "#!/bin/sh\n");
-    environment.put("MIGD_CDI_HOOKPATH", hook.toString());
-    environment.put("MIGD_CDI_DIR", Files.createDirectories(work.resolve("cdi")).toString());
+    environment.putAll(
+        NvidiaCtkStandIn.cdiEnvironment(
+            nvmlSim, work, Files.createDirectories(work.resolve("cdi"))));
     environment.put(
         "MIGD_DRA_REGISTRYDIR", Files.createDirectories(sockets.resolve("reg")).toString());
     environment.put("MIGD_DRA_PLUGINDIR", sockets.resolve("plugin").toString());
