@@ -1,7 +1,11 @@
 package io.migd.claims;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A ResourceClaim as the API server holds it, reduced to what a prepare needs.
@@ -27,6 +31,9 @@ public record AllocatedClaim(
    * @param request the request it serves, {@code <request>} or {@code <request>/<subrequest>}
    * @param deviceClass the DeviceClass that request (or subrequest) names in the claim's spec,
    *     empty when the spec names none
+   * @param shareId the scheduler's {@code shareID}, on a device that allows multiple allocations
+   * @param consumedCapacity the share's {@code consumedCapacity} (capacity name to amount, bytes
+   *     for {@code memory}); empty when the result has none
    */
   public record Result(
       String request,
@@ -34,14 +41,37 @@ public record AllocatedClaim(
       String pool,
       String device,
       boolean adminAccess,
-      String deviceClass) {
-    /** Checks every part is there. */
+      String deviceClass,
+      Optional<String> shareId,
+      SortedMap<String, Long> consumedCapacity) {
+    /** Checks every part is there and copies the map. */
     public Result {
       Objects.requireNonNull(request);
       Objects.requireNonNull(driver);
       Objects.requireNonNull(pool);
       Objects.requireNonNull(device);
       Objects.requireNonNull(deviceClass);
+      Objects.requireNonNull(shareId);
+      consumedCapacity = Collections.unmodifiableSortedMap(new TreeMap<>(consumedCapacity));
+    }
+
+    /** A result of a device allocated to this claim alone. */
+    public Result(
+        String request,
+        String driver,
+        String pool,
+        String device,
+        boolean adminAccess,
+        String deviceClass) {
+      this(
+          request,
+          driver,
+          pool,
+          device,
+          adminAccess,
+          deviceClass,
+          Optional.empty(),
+          new TreeMap<>());
     }
 
     /** A result whose request's DeviceClass is not known. */

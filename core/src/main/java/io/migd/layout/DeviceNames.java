@@ -46,6 +46,24 @@ public final class DeviceNames {
         implements Parsed {}
   }
 
+  /** What a shareable twin's name adds to its device's name. */
+  public static final String SHARED_SUFFIX = "-shared";
+
+  /**
+   * The shareable twin of {@code device}: {@code gpu-0-shared}, {@code
+   * gpu-0-mig-1g10gb-19-0-shared}.
+   */
+  public static String shared(String device) {
+    return device + SHARED_SUFFIX;
+  }
+
+  /** The device a twin shares, when {@code name} is a twin's name. */
+  public static Optional<String> sharedDevice(String name) {
+    return name.endsWith(SHARED_SUFFIX)
+        ? Optional.of(name.substring(0, name.length() - SHARED_SUFFIX.length()))
+        : Optional.empty();
+  }
+
   /** {@code gpu-<minor>}. */
   public static String wholeGpu(int minor) {
     return "gpu-" + minor;

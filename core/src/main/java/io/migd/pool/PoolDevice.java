@@ -17,6 +17,7 @@ import java.util.TreeMap;
  * @param consumes at most two counter-set consumptions (one, for migd's devices)
  * @param taints the device's taints; empty when healthy
  * @param origin what the device is on the node
+ * @param allocation whether the scheduler allocates it to one claim or shares it among many
  */
 public record PoolDevice(
     String name,
@@ -24,7 +25,8 @@ public record PoolDevice(
     SortedMap<String, Long> capacity,
     List<CounterConsumption> consumes,
     List<Taint> taints,
-    DeviceOrigin origin) {
+    DeviceOrigin origin,
+    Allocation allocation) {
   /** Copies the collections. */
   public PoolDevice {
     Objects.requireNonNull(name);
@@ -33,5 +35,22 @@ public record PoolDevice(
     consumes = List.copyOf(consumes);
     taints = List.copyOf(taints);
     Objects.requireNonNull(origin);
+    Objects.requireNonNull(allocation);
+  }
+
+  /** A device allocated to one claim at a time. */
+  public PoolDevice(
+      String name,
+      SortedMap<String, Attribute> attributes,
+      SortedMap<String, Long> capacity,
+      List<CounterConsumption> consumes,
+      List<Taint> taints,
+      DeviceOrigin origin) {
+    this(name, attributes, capacity, consumes, taints, origin, Allocation.EXCLUSIVE);
+  }
+
+  /** Whether the scheduler may allocate the device to many claims at once. */
+  public boolean shared() {
+    return allocation instanceof Allocation.Shared;
   }
 }

@@ -6,9 +6,10 @@ import java.util.Objects;
 /**
  * One GPU as the pool builder takes it: its facts, what NVML shows on it now, and whether the
  * resolved intent makes it dynamic (every profile at every placement, created when a claim is
- * prepared) or static (what exists is published).
+ * prepared) or static (what exists is published), and whether its config item asks for shares (each
+ * device also published as a twin that claims share, DESIGN section 14).
  */
-public record PoolGpu(GpuFacts facts, ObservedGpu observed, boolean dynamic) {
+public record PoolGpu(GpuFacts facts, ObservedGpu observed, boolean dynamic, boolean shares) {
   /** Checks the facts and the observation are of the same GPU. */
   public PoolGpu {
     Objects.requireNonNull(facts);
@@ -25,5 +26,10 @@ public record PoolGpu(GpuFacts facts, ObservedGpu observed, boolean dynamic) {
               + observed.uuid()
               + ")");
     }
+  }
+
+  /** A GPU whose devices are not shared. */
+  public PoolGpu(GpuFacts facts, ObservedGpu observed, boolean dynamic) {
+    this(facts, observed, dynamic, false);
   }
 }

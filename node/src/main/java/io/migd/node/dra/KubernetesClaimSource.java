@@ -1,5 +1,6 @@
 package io.migd.node.dra;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
@@ -11,11 +12,14 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.migd.claims.AllocatedClaim;
 import io.migd.claims.ClaimSource;
+import java.math.RoundingMode;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * ResourceClaims read from the API server ({@code resource.k8s.io/v1}), reduced to what a prepare
@@ -117,7 +121,9 @@ public final class KubernetesClaimSource implements ClaimSource {
                         r.getPool(),
                         r.getDevice(),
                         Boolean.TRUE.equals(r.getAdminAccess()),
-                        classes.getOrDefault(r.getRequest(), "")))
+                        classes.getOrDefault(r.getRequest(), ""),
+                        Optional.ofNullable(r.getShareID()),
+                        consumed(r.getConsumedCapacity())))
             .toList(),
         config.stream()
             .filter(c -> c.getOpaque() != null && c.getOpaque().getDriver() != null)
@@ -160,5 +166,21 @@ public final class KubernetesClaimSource implements ClaimSource {
 
   private static <T> List<T> nonNull(List<T> list) {
     return list == null ? List.of() : list;
+  }
+
+  /**
+   * A share's {@code consumedCapacity} in whole units (bytes for {@code memory}); a fractional
+   * amount is rounded up, as no capacity migd publishes has one.
+   */
+  private static SortedMap<String, Long> consumed(Map<String, Quantity> consumed) {
+    var amounts = new TreeMap<String, Long>();
+    if (consumed != null) {
+      consumed.forEach(
+          (name, amount) ->
+              amounts.put(
+                  name,
+                  amount.getNumericalAmount().setScale(0, RoundingMode.CEILING).longValueExact()));
+    }
+    return amounts;
   }
 }

@@ -1,13 +1,16 @@
 package io.migd.node.dra;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicy;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.migd.layout.DeviceNames;
 import io.migd.layout.GpuIndex;
+import io.migd.pool.Allocation;
 import io.migd.pool.Attribute;
 import io.migd.pool.CounterConsumption;
 import io.migd.pool.CounterSet;
@@ -15,6 +18,7 @@ import io.migd.pool.DeviceOrigin;
 import io.migd.pool.PoolContent;
 import io.migd.pool.PoolDevice;
 import io.migd.pool.PoolSlice;
+import io.migd.pool.RequestPolicy;
 import io.migd.pool.Taint;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -23,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.SequencedMap;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -126,8 +131,17 @@ public final class ResourceSliceReader {
       device.getAttributes().forEach((name, value) -> attributes.put(name, attribute(name, value)));
     }
     var capacity = new TreeMap<String, Long>();
+    var policies = new TreeMap<String, RequestPolicy>();
     if (device.getCapacity() != null) {
-      device.getCapacity().forEach((name, value) -> capacity.put(name, amount(value.getValue())));
+      device
+          .getCapacity()
+          .forEach(
+              (name, value) -> {
+                capacity.put(name, amount(value.getValue()));
+                if (value.getRequestPolicy() != null) {
+                  policies.put(name, policy(value.getRequestPolicy()));
+                }
+              });
     }
     List<CounterConsumption> consumes =
         device.getConsumesCounters() == null
@@ -152,14 +166,39 @@ public final class ResourceSliceReader {
         capacity,
         consumes,
         taints,
-        origin(device.getName(), attributes, !consumes.isEmpty()));
+        origin(
+            DeviceNames.sharedDevice(device.getName()).orElse(device.getName()),
+            attributes,
+            !consumes.isEmpty()),
+        Boolean.TRUE.equals(device.getAllowMultipleAllocations())
+            ? new Allocation.Shared(policies)
+            : Allocation.EXCLUSIVE);
+  }
+
+  private static RequestPolicy policy(CapacityRequestPolicy policy) {
+    long byDefault = amount(policy.getDefault());
+    if (policy.getValidRange() != null) {
+      var range = policy.getValidRange();
+      return new RequestPolicy.Range(
+          byDefault,
+          amount(range.getMin()),
+          range.getMax() == null ? OptionalLong.empty() : OptionalLong.of(amount(range.getMax())),
+          range.getStep() == null
+              ? OptionalLong.empty()
+              : OptionalLong.of(amount(range.getStep())));
+    }
+    return new RequestPolicy.Values(
+        byDefault,
+        policy.getValidValues() == null
+            ? List.of()
+            : policy.getValidValues().stream().map(ResourceSliceReader::amount).toList());
   }
 
   private static DeviceOrigin origin(
       String name, Map<String, Attribute> attributes, boolean consumesCounters) {
     var gpu = new GpuIndex((int) integer(name, attributes, "index"));
     String type = text(name, attributes, "type");
-    if (type.equals("gpu")) {
+    if (type.equals("gpu") || type.equals("gpu-share")) {
       return new DeviceOrigin.WholeGpu(gpu, text(name, attributes, "uuid"), consumesCounters);
     }
     String parent = text(name, attributes, "parentUUID");

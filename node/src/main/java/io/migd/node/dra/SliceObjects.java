@@ -5,6 +5,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicy;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicyRange;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSetBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
@@ -19,10 +21,12 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpecBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.migd.pool.Allocation;
 import io.migd.pool.Attribute;
 import io.migd.pool.PoolContent;
 import io.migd.pool.PoolDevice;
 import io.migd.pool.PoolSlice;
+import io.migd.pool.RequestPolicy;
 import io.migd.pool.Taint;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -156,10 +160,21 @@ final class SliceObjects {
     var attributes = new LinkedHashMap<String, DeviceAttribute>();
     device.attributes().forEach((name, value) -> attributes.put(name, attribute(value)));
     var capacity = new LinkedHashMap<String, DeviceCapacity>();
+    Map<String, RequestPolicy> policies =
+        device.allocation() instanceof Allocation.Shared(var shared) ? shared : Map.of();
     device
         .capacity()
-        .forEach((name, value) -> capacity.put(name, new DeviceCapacity(null, quantity(value))));
+        .forEach(
+            (name, value) ->
+                capacity.put(
+                    name,
+                    new DeviceCapacity(
+                        policies.containsKey(name) ? policy(policies.get(name)) : null,
+                        quantity(value))));
     var builder = new DeviceBuilder().withName(device.name());
+    if (device.shared()) {
+      builder.withAllowMultipleAllocations(true);
+    }
     if (!attributes.isEmpty()) {
       builder.withAttributes(attributes);
     }
@@ -191,6 +206,22 @@ final class SliceObjects {
               .toList());
     }
     return builder.build();
+  }
+
+  private static CapacityRequestPolicy policy(RequestPolicy policy) {
+    return switch (policy) {
+      case RequestPolicy.Range(var byDefault, var min, var max, var step) ->
+          new CapacityRequestPolicy(
+              quantity(byDefault),
+              new CapacityRequestPolicyRange(
+                  max.isPresent() ? quantity(max.getAsLong()) : null,
+                  quantity(min),
+                  step.isPresent() ? quantity(step.getAsLong()) : null),
+              null);
+      case RequestPolicy.Values(var byDefault, var values) ->
+          new CapacityRequestPolicy(
+              quantity(byDefault), null, values.stream().map(SliceObjects::quantity).toList());
+    };
   }
 
   static DeviceAttribute attribute(Attribute value) {
