@@ -75,10 +75,10 @@ public final class PoolSurface implements OutcomeListener {
    *
    * @param dynamicDevices whether the API server and the scheduler take dynamic devices; when not,
    *     every GPU is published as static
+   * @param taintsDropped whether the API server drops device taints (unhealthy devices are left out
    *     instead)
    * @param shares whether shareable twins may be published (DESIGN section 14, Fractions: {@code
    *     migd.dra.shares}, the versions, the probe twin read back, and no overlap seen since start)
-   *     instead)
    */
   public record Publishing(boolean dynamicDevices, boolean taintsDropped, boolean shares) {
     /** Publishing without shareable twins. */
