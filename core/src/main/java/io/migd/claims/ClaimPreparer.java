@@ -85,7 +85,15 @@ public final class ClaimPreparer implements AutoCloseable {
     this.sharing = new PreparedSharing(sharing, instances, lanes);
     this.preparing =
         new ClaimPreparing(
-            reading, instances, cdi, records, lanes, consumers, this.sharing, settings.pool());
+            reading,
+            instances,
+            cdi,
+            records,
+            lanes,
+            consumers,
+            this.sharing,
+            settings.pool(),
+            settings.sharesOneNamespace());
   }
 
   /** Which claims own which devices (the checkpoint, from memory). */

@@ -42,6 +42,7 @@ final class ClaimPreparing {
   private final ClaimConsumers consumers;
   private final PreparedSharing sharing;
   private final String pool;
+  private final boolean oneNamespace;
 
   ClaimPreparing(
       ClaimReading reading,
@@ -51,7 +52,8 @@ final class ClaimPreparing {
       GpuLanes lanes,
       ClaimConsumers consumers,
       PreparedSharing sharing,
-      String pool) {
+      String pool,
+      boolean oneNamespace) {
     this.reading = reading;
     this.instances = instances;
     this.cdi = cdi;
@@ -60,6 +62,7 @@ final class ClaimPreparing {
     this.consumers = consumers;
     this.sharing = sharing;
     this.pool = pool;
+    this.oneNamespace = oneNamespace;
   }
 
   /** Prepares the claim, or answers it again when its prepare completed. */
@@ -174,6 +177,9 @@ final class ClaimPreparing {
                 records.others(key, gpu),
                 instances.gpuInstances(name, gpu, w.origin().gpuUuid()));
           }
+          if (oneNamespace) {
+            requireOneNamespace(key, name, gpu);
+          }
           Optional<ClaimDevice> joined = sharedWith(key, name, gpu);
           if (joined.isPresent()) {
             if (joined.get() instanceof ClaimDevice.Made m && instances.find(m).isEmpty()) {
@@ -191,6 +197,30 @@ final class ClaimPreparing {
           }
           return makeAlone(key, w, planned, tally, durable);
         });
+  }
+
+  /** Refuses a share of a twin whose prepared shares are of another namespace. */
+  private void requireOneNamespace(ClaimKey key, String name, GpuIndex gpu) {
+    if (DeviceNames.sharedDevice(name).isEmpty()) {
+      return;
+    }
+    records.others(key, gpu).stream()
+        .filter(o -> o.deviceName().equals(name))
+        .map(o -> o.key())
+        .filter(other -> !other.namespace().equals(key.namespace()))
+        .findFirst()
+        .ifPresent(
+            other -> {
+              throw new ClaimFailure(
+                  "shared device "
+                      + name
+                      + " has shares of namespace "
+                      + other.namespace()
+                      + " (claim "
+                      + other.label()
+                      + "), and migd.dra.shares.namespaces=single keeps a device's shares in one"
+                      + " namespace");
+            });
   }
 
   /** {@code device} under {@code name} (the same device another share of the twin holds). */

@@ -197,6 +197,31 @@ class ClaimSharesIT {
     assertThat(rig.instances(0)).isEmpty();
   }
 
+  @Test
+  void withOneNamespaceAShareOfAnotherNamespaceFails() {
+    rig.sharesOneNamespace = true;
+    rig.preparer.close();
+    rig.preparer = rig.newPreparer();
+    String twin = twin(rig.deviceAt(0, "1g.10gb", 0));
+    prepared(rig.prepare(share("a", twin, "share-a", GIB, 20)));
+    rig.claims.put(
+        new AllocatedClaim(
+            "b",
+            "team-b",
+            "claim-b",
+            true,
+            List.of(result("req-0", twin, "share-b")),
+            List.of(),
+            List.of()));
+
+    String error = failure(rig.prepare(new ClaimKey("b", "team-b", "claim-b")));
+
+    assertThat(error)
+        .contains("has shares of namespace default")
+        .contains("migd.dra.shares.namespaces=single");
+    assertThat(applied).hasSize(1);
+  }
+
   private static AllocatedClaim.Result result(String request, String twin, String shareId) {
     return result(request, twin, Optional.of(shareId), Map.of("memory", GIB, "compute", 20L));
   }

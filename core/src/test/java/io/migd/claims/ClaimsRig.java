@@ -63,6 +63,7 @@ final class ClaimsRig implements AutoCloseable {
   final Set<GpuIndex> staticGpus = ConcurrentHashMap.newKeySet();
 
   Duration reclaimAfter = Duration.ZERO;
+  boolean sharesOneNamespace;
   ClaimEvents events = ClaimEvents.NONE;
   ClaimSharing sharing = ClaimSharing.NONE;
 
@@ -120,7 +121,12 @@ final class ClaimsRig implements AutoCloseable {
 
   ClaimSettings settings() {
     return new ClaimSettings(
-        DRIVER, POOL, dir.resolve("state"), dir.resolve("boot_id"), reclaimAfter);
+        DRIVER,
+        POOL,
+        dir.resolve("state"),
+        dir.resolve("boot_id"),
+        reclaimAfter,
+        sharesOneNamespace);
   }
 
   ClaimPreparer newPreparer() {

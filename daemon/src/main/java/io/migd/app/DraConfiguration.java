@@ -24,6 +24,7 @@ import io.migd.layout.ModelSource;
 import io.migd.layout.Usage;
 import io.migd.metrics.DraAllocationCollector;
 import io.migd.metrics.DraMetrics;
+import io.migd.metrics.DraShareCollector;
 import io.migd.metrics.MeteredClaims;
 import io.migd.node.dra.DraCapabilities;
 import io.migd.node.dra.DraCapabilityProbe;
@@ -32,6 +33,7 @@ import io.migd.node.dra.KubernetesPodSource;
 import io.migd.node.dra.ProbedCapabilities;
 import io.migd.node.dra.PublishSettings;
 import io.migd.node.dra.ResourceSlicePublisher;
+import io.migd.node.dra.ShareOverlapEvents;
 import io.migd.node.dra.UnsupportedKubernetesException;
 import io.migd.ownership.ClaimedDevices;
 import io.migd.pool.GpuFactsReader;
@@ -141,6 +143,21 @@ class DraConfiguration {
     return new KubernetesPodSource(client);
   }
 
+  /** The Warning Event on a claim a prepare found allocated over a shared device. */
+  @Bean
+  ShareOverlapEvents shareOverlapEvents(
+      KubernetesClient client, @Value("${NODE_NAME}") String nodeName) {
+    return new ShareOverlapEvents(client, nodeName.strip());
+  }
+
+  /** The prepared shares per twin ({@code migd_dra_shares} and sums), read at scrape time. */
+  @Bean
+  DraShareCollector draShares(PrometheusRegistry prometheus, DraNode node) {
+    var collector = new DraShareCollector(node.claimed());
+    prometheus.register(collector);
+    return collector;
+  }
+
   /** {@code migd_device_allocation_info} of the prepared claims' devices, read at scrape time. */
   @Bean
   DraAllocationCollector draAllocations(PrometheusRegistry prometheus, DraNode node) {
@@ -189,7 +206,8 @@ class DraConfiguration {
       DraMetrics metrics,
       GpuCdiSpec gpuCdiSpec,
       ObjectProvider<Surfaces> surfaces,
-      PodResourcesClient podResources) {
+      PodResourcesClient podResources,
+      ShareOverlapEvents overlapEvents) {
     var dra = properties.dra();
     String node = nodeName.strip();
     var owned = new AtomicReference<ClaimedDevices>(ClaimedDevices.NONE);
@@ -225,7 +243,12 @@ class DraConfiguration {
                 properties.stateDir(),
                 ClaimSettings.bootIdUnder(dra.procRoot()),
                 dra.reclaimAfter()),
-            new ObservedClaimEvents(metrics, snapshot::observeAgain, pool::rebuild),
+            new ObservedClaimEvents(
+                metrics,
+                snapshot::observeAgain,
+                pool::rebuild,
+                pool::withdrawShares,
+                overlapEvents::warn),
             pods,
             DraSharingWiring.sharing(properties, session.nvml()));
     owned.set(preparer.claimed());
