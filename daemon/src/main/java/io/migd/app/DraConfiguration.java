@@ -90,9 +90,10 @@ class DraConfiguration {
     }
     var probe = new DraCapabilityProbe(kubernetes, properties.dra().driverName(), nodeName.strip());
     boolean partitionable = properties.dra().partitionable();
+    boolean shares = properties.dra().shares();
     var probed =
         ProbedCapabilities.start(
-            () -> probe.probe(partitionable), ProbedCapabilities.Settings.DEFAULT);
+            () -> probe.probe(partitionable, shares), ProbedCapabilities.Settings.DEFAULT);
     probed.whenRefused(refused -> context.publishEvent(new StartRefused(context, refused)));
     return probed;
   }
@@ -232,7 +233,8 @@ class DraConfiguration {
     capabilities.whenKnown(
         known ->
             pool.publishing(
-                new PoolSurface.Publishing(known.dynamicDevices(), !known.deviceTaints())));
+                new PoolSurface.Publishing(
+                    known.dynamicDevices(), !known.deviceTaints(), known.shares())));
     return new DraNode(pool, preparer, outcomes);
   }
 
