@@ -315,7 +315,12 @@ public final class PoolSurface implements OutcomeListener {
     for (ObservedGpu gpu : node.gpus()) {
       GpuFacts known = facts.get(gpu.uuid());
       if (known != null && known.gpu().equals(gpu.index()) && known.minor() == gpu.minor()) {
-        var one = new PoolGpu(known, gpu, taken.dynamicDevices() && outcome.dynamic(gpu.index()));
+        var one =
+            new PoolGpu(
+                known,
+                gpu,
+                taken.dynamicDevices() && outcome.dynamic(gpu.index()),
+                taken.shares() && outcome.shares(gpu.index()));
         gpus.add(one);
         lastSeen.put(gpu.index(), one);
       }

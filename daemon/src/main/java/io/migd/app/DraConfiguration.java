@@ -92,9 +92,10 @@ class DraConfiguration {
     }
     var probe = new DraCapabilityProbe(kubernetes, properties.dra().driverName(), nodeName.strip());
     boolean partitionable = properties.dra().partitionable();
+    boolean shares = properties.dra().shares();
     var probed =
         ProbedCapabilities.start(
-            () -> probe.probe(partitionable), ProbedCapabilities.Settings.DEFAULT);
+            () -> probe.probe(partitionable, shares), ProbedCapabilities.Settings.DEFAULT);
     probed.whenRefused(refused -> context.publishEvent(new StartRefused(context, refused)));
     return probed;
   }
@@ -242,7 +243,8 @@ class DraConfiguration {
                 node,
                 properties.stateDir(),
                 ClaimSettings.bootIdUnder(dra.procRoot()),
-                dra.reclaimAfter()),
+                dra.reclaimAfter(),
+                dra.sharesNamespaces() == ShareNamespaces.SINGLE),
             new ObservedClaimEvents(
                 metrics,
                 snapshot::observeAgain,
@@ -255,7 +257,8 @@ class DraConfiguration {
     capabilities.whenKnown(
         known ->
             pool.publishing(
-                new PoolSurface.Publishing(known.dynamicDevices(), !known.deviceTaints())));
+                new PoolSurface.Publishing(
+                    known.dynamicDevices(), !known.deviceTaints(), known.shares())));
     return new DraNode(pool, preparer, outcomes);
   }
 
