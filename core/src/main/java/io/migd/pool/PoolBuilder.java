@@ -1,11 +1,14 @@
 package io.migd.pool;
 
+import io.migd.layout.DeviceNames;
 import io.migd.layout.GpuIndex;
 import io.migd.ownership.ClaimedDevices;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 
@@ -69,6 +72,9 @@ public final class PoolBuilder {
     for (PoolGpu gpu : byMinor) {
       GpuIndex index = gpu.facts().gpu();
       GpuDevices built = devices(gpu, input);
+      if (gpu.shares()) {
+        built = withTwins(gpu, built, input);
+      }
       var gpuReasons = new ArrayList<>(built.reasons());
       List<PoolDevice> devices = built.devices();
       if (input.taintsDropped()) {
@@ -125,6 +131,59 @@ public final class PoolBuilder {
       return new GpuDevices(whole.devices(), List.of(), reasons, List.of());
     }
     return DynamicDevices.of(gpu, input.claimed().on(gpu.facts().gpu()), input.health());
+  }
+
+  /**
+   * {@code built} with the shareable twins of its devices after them. A GPU without MIG (or whose
+   * NVML lists no profile) gets a counter set of its memory, consumed whole by the GPU and by its
+   * twin, so the two never overlap; a static GPU with MIG on gets none.
+   */
+  private static GpuDevices withTwins(PoolGpu gpu, GpuDevices built, Input input) {
+    GpuFacts facts = gpu.facts();
+    var reasons = new ArrayList<>(built.reasons());
+    var counterSets = new ArrayList<>(built.counterSets());
+    List<PoolDevice> exclusive = built.devices();
+    boolean wholeOnly =
+        gpu.dynamic() ? facts.profiles().isEmpty() : !gpu.observed().migMode().current();
+    if (!gpu.dynamic() && !wholeOnly) {
+      reasons.add(
+          "shares: true needs dynamic: true on a GPU with MIG on: no shareable twin is published");
+      return new GpuDevices(exclusive, counterSets, reasons, built.freePlacements());
+    }
+    if (wholeOnly) {
+      var set =
+          new CounterSet(
+              GpuCounters.name(facts.minor()),
+              new LinkedHashMap<>(Map.of("memory", facts.memoryBytes())));
+      counterSets.add(set);
+      var consumes = List.of(new CounterConsumption(set.name(), set.counters()));
+      exclusive =
+          exclusive.stream()
+              .map(
+                  d ->
+                      new PoolDevice(
+                          d.name(),
+                          d.attributes(),
+                          d.capacity(),
+                          consumes,
+                          d.taints(),
+                          d.origin(),
+                          d.allocation()))
+              .toList();
+    }
+    var shared = input.claimed().on(facts.gpu());
+    var devices = new ArrayList<>(exclusive);
+    devices.addAll(
+        ShareTwins.of(
+            facts,
+            exclusive,
+            name ->
+                (int)
+                    shared.stream()
+                        .filter(c -> c.deviceName().equals(DeviceNames.shared(name)))
+                        .count(),
+            reasons));
+    return new GpuDevices(devices, counterSets, reasons, built.freePlacements());
   }
 
   private static List<PoolDevice> untainted(List<PoolDevice> devices, List<String> reasons) {
