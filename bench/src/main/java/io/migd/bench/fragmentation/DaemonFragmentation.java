@@ -117,7 +117,7 @@ public final class DaemonFragmentation {
 
   /** One seed's events through a fresh migd, the allocator listing devices as {@code order}. */
   private static Fragmentation.Result run(
-      List<Workload.Event> events,
+      List<Workload.Event<GpuFacts.MigProfile>> events,
       List<GpuFacts> gpus,
       Path jar,
       Path work,

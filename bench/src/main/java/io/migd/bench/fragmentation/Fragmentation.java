@@ -233,13 +233,19 @@ public final class Fragmentation {
    * {@code refusals} the node's state at each refusal.
    */
   static Result run(
-      List<Workload.Event> events, List<GpuFacts> gpus, Order order, Consumer<String> refusals) {
+      List<Workload.Event<GpuFacts.MigProfile>> events,
+      List<GpuFacts> gpus,
+      Order order,
+      Consumer<String> refusals) {
     return run(events, gpus, new InProcess(gpus, order), refusals);
   }
 
   /** Plays the events against {@code node}, telling {@code refusals} the node's state at each. */
   static Result run(
-      List<Workload.Event> events, List<GpuFacts> gpus, Node node, Consumer<String> refusals) {
+      List<Workload.Event<GpuFacts.MigProfile>> events,
+      List<GpuFacts> gpus,
+      Node node,
+      Consumer<String> refusals) {
     var held = new HashMap<Integer, Held>();
     int claims = 0;
     int refused = 0;
@@ -255,26 +261,25 @@ public final class Fragmentation {
         continue;
       }
       claims++;
-      Optional<String> device = node.place(uid, claim.profile(), held.values());
+      Optional<String> device = node.place(uid, claim.ask(), held.values());
       if (device.isPresent()) {
         if (!(DeviceNames.parse(device.get()).orElse(null) instanceof DeviceNames.Parsed.Mig mig)) {
           throw new IllegalStateException(device.get() + " is not a MIG placement");
         }
         held.put(
             claim.id(),
-            new Held(
-                device.get(), gpus.get(mig.minor()), claim.profile(), mig.start(), claim.id()));
+            new Held(device.get(), gpus.get(mig.minor()), claim.ask(), mig.start(), claim.id()));
       } else {
         refused++;
-        boolean fits = wouldFit(claim.profile(), gpus, held);
-        boolean moves = couldMove(claim.profile(), gpus, held);
+        boolean fits = wouldFit(claim.ask(), gpus, held);
+        boolean moves = couldMove(claim.ask(), gpus, held);
         stranded += fits ? 1 : 0;
         movable += moves ? 1 : 0;
         refusals.accept(
             "claim %d %s refused%s%s: %s"
                 .formatted(
                     claim.id(),
-                    claim.profile().name(),
+                    claim.ask().name(),
                     fits ? " stranded" : "",
                     moves ? " movable" : "",
                     occupancy(gpus, held.values())));

@@ -58,10 +58,45 @@ final class MigdPool {
     }
   }
 
+  /**
+   * A share of a whole GPU's twin a claim holds, prepared: the GPU handed out whole, with MIG off
+   * (the claim's checkpoint names the twin).
+   */
+  record HeldShare(String twin, GpuFacts gpu, int id) {
+    CheckpointClaim claimed() {
+      return new CheckpointClaim(
+          new ClaimKey("uid-share-" + id, "default", "claim-" + id),
+          true,
+          List.of(
+              new CheckpointClaim.Device(
+                  new ClaimDevice.Whole(twin, gpu.gpu(), gpu.uuid()),
+                  Kind.CREATED,
+                  List.of(),
+                  List.of(),
+                  "")));
+    }
+  }
+
   private MigdPool() {}
 
   static PoolContent build(String driver, String node, List<GpuFacts> gpus, Collection<Held> held) {
-    return build(driver, node, gpus, held, held.stream().map(Held::claimed).toList());
+    return build(driver, node, gpus, held, held.stream().map(Held::claimed).toList(), false);
+  }
+
+  /**
+   * The pool of an all-dynamic node whose GPUs all ask for shares ({@code shares: true}): each
+   * device followed by its shareable twin, twins with prepared shares first.
+   */
+  static PoolContent withShares(
+      String driver,
+      String node,
+      List<GpuFacts> gpus,
+      Collection<Held> held,
+      Collection<HeldShare> shares) {
+    var claimed = new ArrayList<CheckpointClaim>();
+    held.forEach(h -> claimed.add(h.claimed()));
+    shares.forEach(s -> claimed.add(s.claimed()));
+    return build(driver, node, gpus, held, claimed, true);
   }
 
   /**
@@ -72,7 +107,7 @@ final class MigdPool {
       String driver, String node, List<GpuFacts> gpus, Collection<Held> held, Held last) {
     List<CheckpointClaim> claimed =
         held.stream().map(h -> h.equals(last) ? h.started() : h.claimed()).toList();
-    return build(driver, node, gpus, held, claimed);
+    return build(driver, node, gpus, held, claimed, false);
   }
 
   private static PoolContent build(
@@ -80,7 +115,8 @@ final class MigdPool {
       String node,
       List<GpuFacts> gpus,
       Collection<Held> held,
-      List<CheckpointClaim> claimed) {
+      List<CheckpointClaim> claimed,
+      boolean shares) {
     var poolGpus = new ArrayList<PoolGpu>(gpus.size());
     for (var gpu : gpus) {
       var instances =
@@ -90,7 +126,10 @@ final class MigdPool {
               .toArray(LiveGpuInstance[]::new);
       poolGpus.add(
           new PoolGpu(
-              gpu, instances.length == 0 ? Facts.migOff(gpu) : Facts.migOn(gpu, instances), true));
+              gpu,
+              instances.length == 0 ? Facts.migOff(gpu) : Facts.migOn(gpu, instances),
+              true,
+              shares));
     }
     return PoolBuilder.build(
             new PoolBuilder.Input(driver, node, poolGpus, () -> claimed, DeviceTaints.NONE, false))

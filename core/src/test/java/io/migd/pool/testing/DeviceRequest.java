@@ -2,8 +2,12 @@ package io.migd.pool.testing;
 
 import io.migd.pool.Attribute;
 import io.migd.pool.PoolDevice;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * An {@code ExactCount} request of a claim, with the few selectors the tests need instead of CEL. A
@@ -11,8 +15,11 @@ import java.util.Objects;
  *
  * @param name the request's name, as the allocation result's {@code request}
  * @param count how many devices the request takes
+ * @param capacity {@code capacity.requests}: capacity name to the amount asked (bytes for {@code
+ *     memory}, percent for {@code compute}); empty when the request asks for none
  */
-public record DeviceRequest(String name, int count, List<Selector> selectors) {
+public record DeviceRequest(
+    String name, int count, List<Selector> selectors, SortedMap<String, Long> capacity) {
   /** What a request selects on. */
   public sealed interface Selector {
     /** Whether the device matches; {@code driver} qualifies unqualified attribute names. */
@@ -50,15 +57,48 @@ public record DeviceRequest(String name, int count, List<Selector> selectors) {
         return memory != null && memory >= bytes;
       }
     }
+
+    /**
+     * {@code device.allowMultipleAllocations == shared}: the DeviceClass {@code share.migd.io}
+     * selects {@code true}.
+     */
+    record AllowsMultipleAllocations(boolean shared) implements Selector {
+      @Override
+      public boolean matches(String driver, PoolDevice device) {
+        return device.shared() == shared;
+      }
+    }
   }
 
-  /** Checks the count and copies the selectors. */
+  /** Checks the count and amounts, and copies the selectors and capacity requests. */
   public DeviceRequest {
     Objects.requireNonNull(name);
     if (count < 1) {
       throw new IllegalArgumentException("request " + name + " needs a count of at least 1");
     }
     selectors = List.copyOf(selectors);
+    capacity = Collections.unmodifiableSortedMap(new TreeMap<>(capacity));
+    capacity.forEach(
+        (capacityName, amount) -> {
+          if (amount < 0) {
+            throw new IllegalArgumentException(
+                "request " + name + " asks a negative " + capacityName + " (" + amount + ")");
+          }
+        });
+  }
+
+  /** A request that asks for no capacity. */
+  public DeviceRequest(String name, int count, List<Selector> selectors) {
+    this(name, count, selectors, new TreeMap<>());
+  }
+
+  /**
+   * One share of a device that allows multiple allocations (the {@code share.migd.io} class),
+   * asking these capacities.
+   */
+  public static DeviceRequest share(String name, Map<String, Long> capacity) {
+    return new DeviceRequest(
+        name, 1, List.of(new Selector.AllowsMultipleAllocations(true)), new TreeMap<>(capacity));
   }
 
   /** One device of this profile. */

@@ -1,5 +1,6 @@
 package io.migd.pool.testing;
 
+import static io.migd.pool.testing.ToyPool.GIB;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,15 +10,18 @@ import io.migd.pool.CounterConsumption;
 import io.migd.pool.CounterSet;
 import io.migd.pool.PoolDevice;
 import io.migd.pool.PoolSlice;
+import io.migd.pool.RequestPolicy;
 import io.migd.pool.Taint;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -160,6 +164,72 @@ class PoolValidatorTest {
                             .toArray(Taint[]::new))),
             "has 17 taints, the API allows 16"),
         new Case(
+            "policy for a capacity the device lacks",
+            withTwin(Map.of("compute", ToyPool.COMPUTE)),
+            "request policy for capacity compute, which the device lacks"),
+        new Case(
+            "validValues default not listed",
+            withMemoryPolicy(new RequestPolicy.Values(3 * GIB, List.of(GIB, 2 * GIB))),
+            "capacity memory requestPolicy: default 3221225472 is not valid"),
+        new Case(
+            "eleven validValues",
+            withMemoryPolicy(
+                new RequestPolicy.Values(
+                    GIB, LongStream.rangeClosed(1, 11).map(i -> i * GIB).boxed().toList())),
+            "validValues has 11 entries, the API allows 10"),
+        new Case(
+            "validValues unsorted",
+            withMemoryPolicy(new RequestPolicy.Values(GIB, List.of(2 * GIB, GIB))),
+            "validValues must be sorted in ascending order"),
+        new Case(
+            "validValues duplicated",
+            withMemoryPolicy(new RequestPolicy.Values(GIB, List.of(GIB, GIB))),
+            "validValues lists 1073741824 twice"),
+        new Case(
+            "valid value above the capacity",
+            withMemoryPolicy(new RequestPolicy.Values(GIB, List.of(GIB, 11 * GIB))),
+            "valid value 11811160064 is above the capacity's value 10737418240"),
+        new Case(
+            "validRange default below min",
+            withMemoryPolicy(range(GIB, 2 * GIB, null, null)),
+            "default 1073741824 is below validRange min 2147483648"),
+        new Case(
+            "validRange min above the capacity",
+            withMemoryPolicy(range(11 * GIB, 11 * GIB, null, null)),
+            "validRange min 11811160064 is above the capacity's value"),
+        new Case(
+            "validRange max below min",
+            withMemoryPolicy(range(2 * GIB, 2 * GIB, GIB, null)),
+            "validRange max 1073741824 is below min 2147483648"),
+        new Case(
+            "validRange max above the capacity",
+            withMemoryPolicy(range(GIB, GIB, 20 * GIB, null)),
+            "validRange max 21474836480 is above the capacity's value"),
+        new Case(
+            "validRange default above max",
+            withMemoryPolicy(range(3 * GIB, GIB, 2 * GIB, null)),
+            "default 3221225472 is above validRange max 2147483648"),
+        new Case(
+            "validRange step zero",
+            withMemoryPolicy(range(GIB, GIB, null, 0L)),
+            "validRange step 0 is not positive"),
+        new Case(
+            "validRange min + step above the capacity",
+            withMemoryPolicy(range(GIB, GIB, null, 10 * GIB)),
+            "validRange min + step (1073741824 + 10737418240) is above the capacity's value"),
+        new Case(
+            "validRange default off the step",
+            withMemoryPolicy(range(GIB + 1, GIB, null, 256 * ToyPool.MIB)),
+            "default 1073741825 is not a multiple of a given step (268435456) from (1073741824)"),
+        new Case(
+            "validRange max off the step",
+            withMemoryPolicy(range(GIB, GIB, 2 * GIB + 1, 256 * ToyPool.MIB)),
+            "validRange max 2147483649 is not a multiple of a given step"),
+        new Case(
+            "a twin with more than 32 attributes and capacities",
+            withTwin(withAttributes(ToyPool.mig(0, "1g", 0, 1), 29)),
+            "device gpu-0-mig-1g-0-shared has 33 attributes and capacities, the API allows 32"),
+        new Case(
             "incomplete generation",
             ToyPool.pool(2, 3).subList(0, 2),
             "generation 3 is incomplete: resourceSliceCount 3 but 2 slices published"));
@@ -184,6 +254,14 @@ class PoolValidatorTest {
                     d, new Taint("gpu.nvidia.com/gpu-lost", "", Taint.Effect.NO_SCHEDULE)));
 
     assertThat(PoolValidator.problems(ToyPool.pool(8, 1))).isEmpty();
+    assertThat(PoolValidator.problems(ToyPool.sharedPool(4, 1))).isEmpty();
+    assertThat(
+            PoolValidator.problems(
+                withMemoryPolicy(new RequestPolicy.Values(GIB, List.of(GIB, 2 * GIB, 10 * GIB)))))
+        .isEmpty();
+    assertThat(PoolValidator.problems(withMemoryPolicy(range(10 * GIB, GIB, 10 * GIB, GIB))))
+        .as("min + step, max and default may equal the value")
+        .isEmpty();
     assertThat(PoolValidator.problems(taintedPool)).isEmpty();
     assertThat(
             PoolValidator.problems(
@@ -204,6 +282,38 @@ class PoolValidatorTest {
 
     assertThat(PoolValidator.problems(both)).isEmpty();
     assertThat(PoolValidator.requireValid(both).values()).containsExactly(current);
+  }
+
+  private static RequestPolicy.Range range(long byDefault, long min, Long max, Long step) {
+    return new RequestPolicy.Range(
+        byDefault,
+        min,
+        max == null ? OptionalLong.empty() : OptionalLong.of(max),
+        step == null ? OptionalLong.empty() : OptionalLong.of(step));
+  }
+
+  /** The one-GPU pool with the twin of its first device (a 1g of 10 GiB) added. */
+  private static List<PublishedSlice> withTwin(PoolDevice twinOf) {
+    var devices = new ArrayList<>(ToyPool.gpu(0));
+    devices.add(ToyPool.twin(twinOf));
+    return ToyPool.publish(
+        List.of(counters(0, List.of(ToyPool.counterSet(0))), devices(1, devices)), 1);
+  }
+
+  /**
+   * The one-GPU pool with a twin of its first 1g whose only capacity is memory, with these
+   * policies.
+   */
+  private static List<PublishedSlice> withTwin(Map<String, RequestPolicy> policies) {
+    var devices = new ArrayList<>(ToyPool.gpu(0));
+    var first = devices.getFirst();
+    devices.add(ToyPool.twin(first, Map.of("memory", first.capacity().get("memory")), policies));
+    return ToyPool.publish(
+        List.of(counters(0, List.of(ToyPool.counterSet(0))), devices(1, devices)), 1);
+  }
+
+  private static List<PublishedSlice> withMemoryPolicy(RequestPolicy policy) {
+    return withTwin(Map.of("memory", policy));
   }
 
   private static List<PublishedSlice> retarget(String driver, String pool) {

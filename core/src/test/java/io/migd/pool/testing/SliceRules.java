@@ -175,6 +175,7 @@ final class SliceRules {
                 problems.add(where + ": capacity " + name + " is negative (" + value + ")");
               }
             });
+    RequestPolicyRules.checkDevice(where, device, problems);
     if (device.consumes().size() > MAX_CONSUMPTIONS_PER_DEVICE) {
       problems.add(
           where

@@ -1,34 +1,69 @@
 package io.migd.pool.testing;
 
 import io.migd.layout.GpuIndex;
+import io.migd.pool.Allocation;
 import io.migd.pool.Attribute;
 import io.migd.pool.CounterConsumption;
 import io.migd.pool.CounterSet;
 import io.migd.pool.DeviceOrigin;
 import io.migd.pool.PoolDevice;
 import io.migd.pool.PoolSlice;
+import io.migd.pool.RequestPolicy;
 import io.migd.pool.Taint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 
 /**
  * A small pool for allocator and validator tests: GPUs of 4 memory slices, each with a counter set
  * {@code gpu-<n>-counter-set} of {@code memory-slice-0..3}, and the devices {@code 1g} at 0..3,
- * {@code 2g} at 0 and 2, {@code 4g} at 0 (10 GiB a memory slice), then the whole GPU.
+ * {@code 2g} at 0 and 2, {@code 4g} at 0 (10 GiB a memory slice), then the whole GPU; with shares,
+ * then a twin of each ({@link #twin}).
  */
 final class ToyPool {
   static final String DRIVER = "gpu.nvidia.com";
   static final String NODE = "node-a";
   static final long GIB = 1L << 30;
+  static final long MIB = 1L << 20;
+
+  /** A twin's memory policy: at least 1 GiB, in steps of 256 MiB, 1 GiB by default. */
+  static final RequestPolicy MEMORY =
+      new RequestPolicy.Range(GIB, GIB, OptionalLong.empty(), OptionalLong.of(256 * MIB));
+
+  /** A twin's compute policy (percent): 3 to 100, in steps of 1, 3 by default. */
+  static final RequestPolicy COMPUTE =
+      new RequestPolicy.Range(3, 3, OptionalLong.of(100), OptionalLong.of(1));
+
   private static final int SLICES = 4;
 
   private ToyPool() {}
 
   /** {@code gpus} GPUs published under {@code generation}: one counter slice, one per GPU. */
   static List<PublishedSlice> pool(int gpus, long generation) {
+    return publishGpus(gpus, generation, ToyPool::gpu);
+  }
+
+  /**
+   * {@code gpus} GPUs published under {@code generation}, each GPU's devices followed by their
+   * twins.
+   */
+  static List<PublishedSlice> sharedPool(int gpus, long generation) {
+    return publishGpus(
+        gpus,
+        generation,
+        gpu -> {
+          var devices = new ArrayList<>(gpu(gpu));
+          gpu(gpu).forEach(d -> devices.add(twin(d)));
+          return devices;
+        });
+  }
+
+  private static List<PublishedSlice> publishGpus(
+      int gpus, long generation, IntFunction<List<PoolDevice>> devices) {
     var slices = new ArrayList<PoolSlice>();
     var sets = new ArrayList<CounterSet>();
     for (int gpu = 0; gpu < gpus; gpu++) {
@@ -37,9 +72,39 @@ final class ToyPool {
     slices.add(new PoolSlice(sliceName(0), new PoolSlice.Counters(sets)));
     for (int gpu = 0; gpu < gpus; gpu++) {
       slices.add(
-          new PoolSlice(sliceName(gpu + 1), new PoolSlice.Devices(new GpuIndex(gpu), gpu(gpu))));
+          new PoolSlice(
+              sliceName(gpu + 1), new PoolSlice.Devices(new GpuIndex(gpu), devices.apply(gpu))));
     }
     return publish(slices, generation);
+  }
+
+  /**
+   * The shareable twin of {@code device}: {@code <name>-shared}, type {@code <type>-share}, the
+   * same counters, capacities {@code memory} (the device's, {@link #MEMORY}) and {@code compute}
+   * (100, {@link #COMPUTE}).
+   */
+  static PoolDevice twin(PoolDevice device) {
+    return twin(
+        device,
+        new TreeMap<>(Map.of("memory", device.capacity().get("memory"), "compute", 100L)),
+        Map.of("memory", MEMORY, "compute", COMPUTE));
+  }
+
+  /** The shareable twin of {@code device} with these capacities and policies. */
+  static PoolDevice twin(
+      PoolDevice device, Map<String, Long> capacity, Map<String, RequestPolicy> policies) {
+    var attributes = new TreeMap<>(device.attributes());
+    if (attributes.get("type") instanceof Attribute.Text(var type)) {
+      attributes.put("type", new Attribute.Text(type + "-share"));
+    }
+    return new PoolDevice(
+        device.name() + "-shared",
+        attributes,
+        new TreeMap<>(capacity),
+        device.consumes(),
+        device.taints(),
+        device.origin(),
+        new Allocation.Shared(new TreeMap<>(policies)));
   }
 
   /** These slices published under {@code generation} with the full count. */

@@ -3,6 +3,7 @@ package io.migd.node.dra;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -14,6 +15,8 @@ import io.migd.claims.ClaimSource;
 import io.migd.sim.AllocatedClaims;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** ResourceClaims read from the mock API server (CRUD mode), as a prepare needs them. */
@@ -123,6 +126,67 @@ class KubernetesClaimSourceIT {
                     new AllocatedClaim.Config(true, List.of(), TestPools.DRIVER, MPS)),
                 List.of(new AllocatedClaim.Consumer("pods", "train-pod", "pod-uid-train"))));
     assertThat(source.get("ml", "absent")).isEmpty();
+  }
+
+  @Test
+  void readsTheSharesOfAClaimAsTheSchedulerWritesThem() {
+    var shareId = "6de5d941-c79d-4a8a-ba10-668351620525";
+    var consumed = Map.of("compute", 20L, "memory", 16L << 30);
+    var builder =
+        AllocatedClaims.sharesBuilder(
+            "ml",
+            "infer",
+            TestPools.DRIVER,
+            NODE,
+            Map.of("memory", 15L << 30),
+            List.of(new AllocatedClaims.Share("gpu-0-shared", shareId, consumed)));
+    var created =
+        client
+            .dynamicResourceAllocation()
+            .v1()
+            .resourceClaims()
+            .inNamespace("ml")
+            .resource(builder.build())
+            .create();
+    created.setStatus(builder.build().getStatus());
+    client
+        .dynamicResourceAllocation()
+        .v1()
+        .resourceClaims()
+        .inNamespace("ml")
+        .resource(created)
+        .updateStatus();
+
+    var claim =
+        new KubernetesClaimSource(client, TestPools.DRIVER, NODE).get("ml", "infer").orElseThrow();
+
+    assertThat(claim.results())
+        .containsExactly(
+            new AllocatedClaim.Result(
+                AllocatedClaims.REQUEST,
+                TestPools.DRIVER,
+                NODE,
+                "gpu-0-shared",
+                false,
+                AllocatedClaims.SHARE_CLASS,
+                Optional.of(shareId),
+                new TreeMap<>(consumed)));
+    assertThat(
+            client
+                .dynamicResourceAllocation()
+                .v1()
+                .resourceClaims()
+                .inNamespace("ml")
+                .withName("infer")
+                .get()
+                .getSpec()
+                .getDevices()
+                .getRequests()
+                .getFirst()
+                .getExactly()
+                .getCapacity()
+                .getRequests())
+        .containsEntry("memory", new Quantity(Long.toString(15L << 30)));
   }
 
   @Test
