@@ -175,7 +175,7 @@ final class ClaimPreparing {
                 name,
                 w.origin(),
                 records.others(key, gpu),
-                instances.gpuInstances(name, gpu, w.origin().gpuUuid()));
+                () -> instances.gpuInstances(name, gpu, w.origin().gpuUuid()));
           }
           if (oneNamespace) {
             requireOneNamespace(key, name, gpu);

@@ -8,6 +8,7 @@ import io.migd.pool.DeviceOrigin;
 import io.migd.profiles.Placement;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The check a prepare makes that the scheduler kept shares and exclusive devices apart (DESIGN
@@ -32,14 +33,15 @@ final class ShareOverlaps {
    * its GPU and one of the two is a share (two shares of the same twin never overlap: they share
    * its instance).
    *
-   * @param seen the GPU instances NVML shows on the GPU now
+   * @param seen the GPU instances NVML shows on the GPU now, asked only for a placement that may
+   *     overlap a share (a GPU without MIG has none to show)
    * @throws Overlap naming the device in the way, its claim, and the likely cause
    */
   static void check(
       String name,
       DeviceOrigin origin,
       List<ClaimedDevice> others,
-      Collection<LiveGpuInstance> seen) {
+      Supplier<Collection<LiveGpuInstance>> seen) {
     boolean share = DeviceNames.sharedDevice(name).isPresent();
     for (ClaimedDevice other : others) {
       if (!other.gpu().equals(origin.gpu())) {
@@ -53,7 +55,7 @@ final class ShareOverlaps {
           switch (origin) {
             case DeviceOrigin.WholeGpu _ -> true;
             case DeviceOrigin.DynamicPlacement p ->
-                other.device().overlaps(new Placement(p.start(), p.size()), seen);
+                other.device().overlaps(new Placement(p.start(), p.size()), seen.get());
             case DeviceOrigin.StaticSlice _ -> other.device() instanceof ClaimDevice.Whole;
           };
       if (overlaps) {

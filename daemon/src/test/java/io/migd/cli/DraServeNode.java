@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.VersionInfo;
@@ -40,6 +42,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -143,7 +146,7 @@ public final class DraServeNode implements AutoCloseable {
   }
 
   /** The simulator's state file of this node. */
-  Path stateFile() {
+  public Path stateFile() {
     return migd.stateFile();
   }
 
@@ -193,6 +196,63 @@ public final class DraServeNode implements AutoCloseable {
     return client
         .resource(AllocatedClaims.of("ml", name, DRIVER, NODE, List.of(devices)))
         // a POST the loaded client retried after its timeout would otherwise get 409
+        .createOr(NonDeletingOperation::update)
+        .getMetadata()
+        .getUid();
+  }
+
+  /**
+   * Opens the gates of shareable twins (DESIGN section 14) on this node's API server:
+   * kube-apiserver v1.36.2 and the Node's kubelet v1.36.2; the daemons started after also get
+   * {@code migd.dra.shares=true}.
+   */
+  public DraServeNode withSharesGatesOpen(KubernetesMockServer server) {
+    server.setVersionInfo(
+        new VersionInfo.Builder().withMajor("1").withMinor("36").withGitVersion("v1.36.2").build());
+    client
+        .nodes()
+        .withName(NODE)
+        .editStatus(
+            n ->
+                new NodeBuilder(n)
+                    .editOrNewStatus()
+                    .editOrNewNodeInfo()
+                    .withKubeletVersion("v1.36.2")
+                    .endNodeInfo()
+                    .endStatus()
+                    .build());
+    return withEnvironment("MIGD_DRA_SHARES", "true");
+  }
+
+  /**
+   * Creates claim {@code ml/NAME} given a share of {@code twin} as the 1.36 scheduler writes it
+   * ({@code shareID}, {@code consumedCapacity}); returns its UID.
+   */
+  public String createShareClaim(
+      String name, String twin, String shareId, String memory, String compute) {
+    return client
+        .resource(
+            AllocatedClaims.requested("ml", name)
+                .withNewStatus()
+                .withNewAllocation()
+                .withNewDevices()
+                .addToResults(
+                    new DeviceRequestAllocationResultBuilder()
+                        .withRequest(AllocatedClaims.REQUEST)
+                        .withDriver(DRIVER)
+                        .withPool(NODE)
+                        .withDevice(twin)
+                        .withShareID(shareId)
+                        .withConsumedCapacity(
+                            Map.of(
+                                "memory", new Quantity(memory),
+                                "compute", new Quantity(compute),
+                                "multiprocessors", new Quantity("0")))
+                        .build())
+                .endDevices()
+                .endAllocation()
+                .endStatus()
+                .build())
         .createOr(NonDeletingOperation::update)
         .getMetadata()
         .getUid();
@@ -272,7 +332,7 @@ public final class DraServeNode implements AutoCloseable {
         .findFirst();
   }
 
-  Optional<Device> deviceNamed(String name) {
+  public Optional<Device> deviceNamed(String name) {
     return client.dynamicResourceAllocation().v1().resourcesSlices().list().getItems().stream()
         .filter(s -> s.getSpec().getDevices() != null)
         .flatMap(s -> s.getSpec().getDevices().stream())

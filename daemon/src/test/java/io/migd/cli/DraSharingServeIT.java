@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
@@ -15,7 +14,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -310,23 +308,9 @@ class DraSharingServeIT {
                 List.of(new SimulatedProc.Gpu(0, 8, 7), new SimulatedProc.Gpu(1, 0, 0)))
             .withEnvironment("MIGD_CONFIGFILE", config.toString())
             .withEnvironment("MIGD_CONFIG", "fractions")
-            .withEnvironment("MIGD_DRA_SHARES", "true")
+            .withSharesGatesOpen(server)
             .withEnvironment("MIGD_MPS_CONTROLCOMMAND", sim.mpsControlPath().toString())
             .withEnvironment("MIGD_MPS_ROOT", mpsRoot.toString());
-    server.setVersionInfo(
-        new VersionInfo.Builder().withMajor("1").withMinor("36").withGitVersion("v1.36.2").build());
-    client
-        .nodes()
-        .withName(NODE)
-        .editStatus(
-            n ->
-                new NodeBuilder(n)
-                    .editOrNewStatus()
-                    .editOrNewNodeInfo()
-                    .withKubeletVersion("v1.36.2")
-                    .endNodeInfo()
-                    .endStatus()
-                    .build());
     String slice = "gpu-0-mig-1g10gb-19-0";
     String twin = slice + "-shared";
     try (node;
@@ -351,7 +335,7 @@ class DraSharingServeIT {
 
       String shareA = "6de5d941-c79d-4a8a-ba10-668351620525";
       String shareB = "0c4f3a4e-4a0e-4b8e-9d55-3f1f6c2b9a10";
-      String a = create(shareClaim("share-a", twin, shareA, "4Gi", "20"));
+      String a = node.createShareClaim("share-a", twin, shareA, "4Gi", "20");
       var first = DraServeNode.prepare(kubelet, "share-a", a);
       assertThat(first.getError()).as(daemon.stderr()).isEmpty();
       assertThat(first.getDevicesList())
@@ -375,7 +359,7 @@ class DraSharingServeIT {
           .contains("hostPath: " + mpsRoot.resolve(id).resolve("pipe"));
 
       // a larger share joins the slice and raises the daemon's limits, its servers' too
-      String b = create(shareClaim("share-b", twin, shareB, "10Gi", "50"));
+      String b = node.createShareClaim("share-b", twin, shareB, "10Gi", "50");
       var second = DraServeNode.prepare(kubelet, "share-b", b);
       assertThat(second.getError()).as(daemon.stderr()).isEmpty();
       assertThat(requested()).containsExactly(id);
@@ -418,32 +402,6 @@ class DraSharingServeIT {
           .isEqualToIgnoringNewLines("stopped");
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
-  }
-
-  /** Claim {@code ml/NAME} given a share of {@code twin}, as the 1.36 scheduler writes it. */
-  private static ResourceClaim shareClaim(
-      String name, String twin, String shareId, String memory, String compute) {
-    return AllocatedClaims.requested("ml", name)
-        .withNewStatus()
-        .withNewAllocation()
-        .withNewDevices()
-        .addToResults(
-            new DeviceRequestAllocationResultBuilder()
-                .withRequest(AllocatedClaims.REQUEST)
-                .withDriver(DRIVER)
-                .withPool(NODE)
-                .withDevice(twin)
-                .withShareID(shareId)
-                .withConsumedCapacity(
-                    Map.of(
-                        "memory", new Quantity(memory),
-                        "compute", new Quantity(compute),
-                        "multiprocessors", new Quantity("0")))
-                .build())
-        .endDevices()
-        .endAllocation()
-        .endStatus()
-        .build();
   }
 
   /** NVIDIA's quickstart template made a claim, allocated the T4, as the scheduler does. */

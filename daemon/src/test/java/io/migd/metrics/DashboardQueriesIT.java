@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.migd.cli.DraServeNode;
 import io.migd.cli.MigdProcess;
 import io.migd.dra.FakeDraKubelet;
+import io.migd.sim.MpsSupervisor;
+import io.migd.sim.SimulatedNvml;
 import io.migd.sim.SimulatedProc;
 import java.io.File;
 import java.io.IOException;
@@ -22,11 +24,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +46,8 @@ import tools.jackson.databind.json.JsonMapper;
  * of the DRA dashboard (tagged {@code dra}) run against a second {@code migd serve}, in kubelet
  * mode {@code dra} against the fabric8 mock API server and the test kubelet, on which a claim was
  * prepared, unprepared, prepared again (its idle instance reused) and a claim that does not exist
- * failed. Skipped with one line when prometheus is not installed ({@code .ci/run} installs it).
+ * failed, and a share of a shareable twin prepared (where the MPS supervisor can run). Skipped with
+ * one line when prometheus is not installed ({@code .ci/run} installs it).
  */
 @EnableKubernetesMockClient(crud = true)
 class DashboardQueriesIT {
@@ -76,6 +81,10 @@ class DashboardQueriesIT {
   private static MigdProcess.Running draDaemon;
   private static FakeDraKubelet.Plugin draKubelet;
   private static Process prometheus;
+  // a share starts an MPS daemon: the supervisor needs root and unshare (CI has both)
+  private static final boolean shares = MpsSupervisor.unavailable().isEmpty();
+  private static Path mpsRoot;
+  private static MpsSupervisor supervisor;
   private static String api;
   private static final HttpClient http = HttpClient.newHttpClient();
 
@@ -130,13 +139,36 @@ class DashboardQueriesIT {
    * server does not have (an error), so every series of the DRA dashboard has moved.
    */
   private static void startDraNode() throws Exception {
+    Path draDir = Files.createDirectories(dir.resolve("dra"));
     draNode =
-        DraServeNode.create(
-                server,
-                client,
-                Files.createDirectories(dir.resolve("dra")),
-                List.of(new SimulatedProc.Gpu(0, 8, 7)))
+        DraServeNode.create(server, client, draDir, List.of(new SimulatedProc.Gpu(0, 8, 7)))
             .withEnvironment("MIGD_DRA_RECLAIMAFTER", "1h");
+    if (shares) {
+      // the shares panels: the H100's twins, one share prepared, its daemon run by the supervisor
+      mpsRoot = Files.createTempDirectory(Path.of("/tmp"), "migd-mps");
+      var sim = SimulatedNvml.extract(draDir.resolve("mps-sim"));
+      Path config =
+          Files.writeString(
+              draDir.resolve("shares.yaml"),
+              """
+              version: v1
+              mig-configs:
+                shared:
+                  - devices: all
+                    mig-enabled: true
+                    dynamic: true
+                    shares: true
+              """);
+      draNode =
+          draNode
+              .withSharesGatesOpen(server)
+              .withEnvironment("MIGD_CONFIGFILE", config.toString())
+              .withEnvironment("MIGD_CONFIG", "shared")
+              .withEnvironment("MIGD_MPS_CONTROLCOMMAND", sim.mpsControlPath().toString())
+              .withEnvironment("MIGD_MPS_ROOT", mpsRoot.toString());
+      supervisor =
+          MpsSupervisor.start(mpsRoot, sim, draNode.stateFile(), draDir.resolve("supervisor.log"));
+    }
     draDaemon = draNode.serve("H100-SXM5-80GB");
     draKubelet = draNode.register();
     String device =
@@ -151,6 +183,16 @@ class DashboardQueriesIT {
     assertThat(DraServeNode.prepare(draKubelet, "second", second).getError()).isEmpty();
     assertThat(DraServeNode.prepare(draKubelet, "ghost", "uid-of-no-claim").getError())
         .isNotEmpty();
+    if (shares) {
+      String twin = "gpu-0-mig-2g20gb-14-0-shared";
+      await()
+          .atMost(MetricsNode.PATIENCE)
+          .untilAsserted(() -> assertThat(draNode.deviceNamed(twin)).isPresent());
+      String share =
+          draNode.createShareClaim(
+              "share", twin, "6de5d941-c79d-4a8a-ba10-668351620525", "8Gi", "25");
+      assertThat(DraServeNode.prepare(draKubelet, "share", share).getError()).isEmpty();
+    }
   }
 
   /** Waits until Prometheus holds three samples of the series within the last minute. */
@@ -190,6 +232,16 @@ class DashboardQueriesIT {
     if (draNode != null) {
       draNode.close();
     }
+    if (supervisor != null) {
+      supervisor.close();
+    }
+    if (mpsRoot != null) {
+      try (Stream<Path> files = Files.walk(mpsRoot)) {
+        for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
   }
 
   @Test
@@ -197,6 +249,10 @@ class DashboardQueriesIT {
     var queries = Dashboards.queries();
     assertThat(queries).hasSizeGreaterThan(20);
     for (Dashboards.Query q : queries) {
+      if (!shares && q.expr().contains("migd_dra_share")) {
+        System.err.println("DashboardQueriesIT: " + q + " not run: " + MpsSupervisor.unavailable());
+        continue;
+      }
       String expr = Dashboards.substitute(q.expr(), q.dra() ? DRA_NODE : NODE);
       // a scrape that outlasts its 1 s timeout on a loaded machine marks the target's series
       // stale until the next one succeeds: a query must answer data once the scrapes do
