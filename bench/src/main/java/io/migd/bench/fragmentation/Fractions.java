@@ -37,8 +37,9 @@ import java.util.stream.IntStream;
  *       (compute percent of the GPU's 7 compute slices, rounded up to the profile's slices).
  * </ul>
  *
- * <p>Arguments: seeds (default 20, seeds 1..n), events per seed (default 4,000), offered load
- * (default 0.9: memory asked over the node's memory, on average).
+ * <p>Arguments: seeds (default 10, seeds 1..n), events per seed (default 2,000), offered load
+ * (default 0.6: memory asked over the node's memory, on average), asks ({@code uniform}, the
+ * default, or {@code log-uniform}).
  */
 public final class Fractions {
   static final long MIB = 1L << 20;
@@ -84,9 +85,9 @@ public final class Fractions {
 
   /** Runs every seed over shares and exclusive devices and prints one line per seed and totals. */
   public static void main(String[] args) {
-    int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-    int count = args.length > 1 ? Integer.parseInt(args[1]) : 4_000;
-    double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.9;
+    int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+    int count = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
+    double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.6;
     var asks =
         args.length > 3
             ? Asks.valueOf(args[3].toUpperCase(Locale.ROOT).replace('-', '_'))
