@@ -114,6 +114,9 @@ cluster; helm template knows group versions only), the ValidatingAdmissionPolicy
 {{- if and .Values.dra.deviceClasses.create (not (include "migd.draEnabled" .)) }}
 {{- fail "dra.deviceClasses.create needs a node group in kubelet.mode dra: without one no node publishes the classes' devices" }}
 {{- end }}
+{{- if and .Values.dra.shares (not (include "migd.draEnabled" .)) }}
+{{- fail "dra.shares needs a node group in kubelet.mode dra: shares are DRA devices" }}
+{{- end }}
 {{- if and .Values.dra.extendedResources (not .Values.dra.deviceClasses.create) }}
 {{- fail "dra.extendedResources needs dra.deviceClasses.create: the extended resources are DeviceClasses" }}
 {{- end }}

@@ -13,7 +13,9 @@
  * /dev/shm, as an MPS server shares memory with its clients; the client must see it in its own.
  *   nvidia-cuda-mps-control      reads commands from stdin, one per line:
  *                                set_default_active_thread_percentage N,
- *                                set_default_device_pinned_mem_limit DEV NM, get_server_list, quit.
+ *                                set_default_device_pinned_mem_limit DEV NM,
+ *                                set_active_thread_percentage PID N,
+ *                                set_device_pinned_mem_limit PID DEV NM, get_server_list, quit.
  *
  * Every invocation appends what it receives to $CUDA_MPS_PIPE_DIRECTORY/control.log ("-d" for a
  * start, then each command as written), so tests can read the protocol. get_server_list prints
@@ -320,7 +322,9 @@ static int commands(void) {
     } else if (strcmp(line, "quit") == 0) {
       quit(daemon);
     } else if (strncmp(line, "set_default_active_thread_percentage ", 37) == 0 ||
-               strncmp(line, "set_default_device_pinned_mem_limit ", 36) == 0) {
+               strncmp(line, "set_default_device_pinned_mem_limit ", 36) == 0 ||
+               strncmp(line, "set_device_pinned_mem_limit ", 28) == 0 ||
+               strncmp(line, "set_active_thread_percentage ", 29) == 0) {
       printf("%s\n", strchr(line, ' ') + 1);
     } else {
       fprintf(stderr, "unknown command: %s\n", line);

@@ -5,6 +5,7 @@ import io.migd.ownership.ClaimDevice;
 import io.migd.sharing.ClientEdits;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One device of a prepared claim, as its CDI spec needs it: the device as it exists (a whole GPU or
@@ -12,7 +13,8 @@ import java.util.Objects;
  * /dev/nvidia<minor>}, the parent of a MIG device), and what its sharing adds (an MPS daemon's pipe
  * and shm).
  */
-public record CdiDevice(ClaimDevice device, int gpuMinor, ClientEdits sharing) {
+public record CdiDevice(
+    ClaimDevice device, int gpuMinor, ClientEdits sharing, Optional<String> shareId) {
   /** The CDI vendor and class of migd's per-claim specs. */
   public static final String CLAIM_KIND = "k8s.migd.io/claim";
 
@@ -20,6 +22,7 @@ public record CdiDevice(ClaimDevice device, int gpuMinor, ClientEdits sharing) {
   public CdiDevice {
     Objects.requireNonNull(device, "device");
     Objects.requireNonNull(sharing, "sharing");
+    Objects.requireNonNull(shareId, "shareId");
     if (device instanceof ClaimDevice.Planned) {
       throw new IllegalArgumentException(
           device.name() + ": a placement whose instance is not made has no CDI device");
@@ -33,6 +36,11 @@ public record CdiDevice(ClaimDevice device, int gpuMinor, ClientEdits sharing) {
   /** A device not shared. */
   public CdiDevice(ClaimDevice device, int gpuMinor) {
     this(device, gpuMinor, ClientEdits.NONE);
+  }
+
+  /** A device the claim holds alone, its sharing as {@code sharing} says. */
+  public CdiDevice(ClaimDevice device, int gpuMinor, ClientEdits sharing) {
+    this(device, gpuMinor, sharing, Optional.empty());
   }
 
   /** A whole GPU. */
@@ -57,9 +65,12 @@ public record CdiDevice(ClaimDevice device, int gpuMinor, ClientEdits sharing) {
     return device.name();
   }
 
-  /** The CDI device name in the claim's spec: {@code <claim UID>-<device name>}. */
+  /**
+   * The CDI device name in the claim's spec: {@code <claim UID>-<device name>}, and {@code
+   * -<shareID>} for a share (two shares of one device on a node must not clash).
+   */
   public String cdiName(String claimUid) {
-    return claimUid + "-" + device.name();
+    return claimUid + "-" + device.name() + shareId.map(id -> "-" + id).orElse("");
   }
 
   /**

@@ -5,6 +5,7 @@ import io.migd.layout.GpuIndex;
 import io.migd.ownership.CheckpointClaim;
 import io.migd.ownership.CheckpointClaim.Device;
 import io.migd.ownership.CheckpointClaim.Kind;
+import io.migd.ownership.CheckpointClaim.Share;
 import io.migd.ownership.ClaimDevice;
 import io.migd.ownership.ClaimDevice.MigInstance;
 import io.migd.ownership.ClaimKey;
@@ -12,6 +13,7 @@ import io.migd.ownership.ReservedPod;
 import io.migd.profiles.Placement;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The DRA checkpoint's file format (format version 1): its JSON records, and how a claim is stored
@@ -41,7 +43,11 @@ final class CheckpointFormat {
       List<String> cdiDeviceIds,
       // added after format 1 shipped: absent in older files, and left out when null so their
       // checksum (over the re-serialised content) still matches
-      String deviceClass) {}
+      String deviceClass,
+      StoredShare share) {}
+
+  /** A share's shareID and what it consumed; absent for a device the claim holds alone. */
+  record StoredShare(String shareId, long memoryBytes, int computePercent) {}
 
   record StoredPod(String namespace, String name, String uid, List<String> containers) {}
 
@@ -122,7 +128,10 @@ final class CheckpointFormat {
         migUuid,
         d.requestNames(),
         d.cdiDeviceIds(),
-        d.deviceClass());
+        d.deviceClass(),
+        d.share()
+            .map(x -> new StoredShare(x.shareId(), x.memoryBytes(), x.computePercent()))
+            .orElse(null));
   }
 
   private static Device deviceOf(StoredDevice d) {
@@ -154,7 +163,9 @@ final class CheckpointFormat {
         Kind.valueOf(d.kind()),
         d.requestNames(),
         d.cdiDeviceIds(),
-        Objects.requireNonNullElse(d.deviceClass(), ""));
+        Objects.requireNonNullElse(d.deviceClass(), ""),
+        Optional.ofNullable(d.share())
+            .map(x -> new Share(x.shareId(), x.memoryBytes(), x.computePercent())));
   }
 
   /** Whether a stored id is there: files written before this form wrote -1 for none. */

@@ -28,6 +28,13 @@ public interface ClaimEvents {
   /** A claim was prepared now (not answered again from the checkpoint). */
   default void prepared(ClaimKey claim, PrepareKind kind, Duration took) {}
 
+  /**
+   * A prepare found an allocation over a shared device, or a share over a device another claim
+   * holds (DESIGN section 14): the claim failed with {@code sentence}, and the node's twins are to
+   * be withdrawn until migd restarts.
+   */
+  default void shareOverlap(ClaimKey claim, String sentence) {}
+
   /** A prepare or unprepare touched these GPUs (whatever its answer). */
   default void touched(Set<GpuIndex> gpus) {}
 }

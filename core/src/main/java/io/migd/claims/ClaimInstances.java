@@ -146,6 +146,17 @@ final class ClaimInstances {
         });
   }
 
+  /** The GPU instances NVML shows on the GPU now (none with MIG off), checking it is the GPU. */
+  List<LiveGpuInstance> gpuInstances(String name, GpuIndex index, String gpuUuid) {
+    return nvml.inSequence(
+        () -> {
+          DeviceHandle device = plans.gpu(name, index, gpuUuid);
+          return nvml.migMode(device).current()
+              ? observer.observe(index).gpuInstances()
+              : List.<LiveGpuInstance>of();
+        });
+  }
+
   /** The GPU's minor number, checking it is still the GPU the pool named. */
   int minor(String name, GpuIndex index, String gpuUuid) {
     return nvml.inSequence(() -> nvml.minorNumber(plans.gpu(name, index, gpuUuid)));

@@ -41,6 +41,7 @@ public final class ClaimPreparer implements AutoCloseable {
   private final ClaimConsumers consumers;
   private final ClaimPreparing preparing;
   private final PreparedSharing sharing;
+  private final ClaimEvents events;
 
   /** Claims a call is working on: the kubelet may repeat a call before the first one ends. */
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
@@ -70,6 +71,7 @@ public final class ClaimPreparer implements AutoCloseable {
       PodSource pods,
       ClaimSharing sharing) {
     this.node = Objects.requireNonNull(node);
+    this.events = Objects.requireNonNull(events);
     this.consumers = new ClaimConsumers(pods);
     this.reading = new ClaimReading(source, node.pool(), node.reconciled(), settings);
     this.instances =
@@ -83,7 +85,15 @@ public final class ClaimPreparer implements AutoCloseable {
     this.sharing = new PreparedSharing(sharing, instances, lanes);
     this.preparing =
         new ClaimPreparing(
-            reading, instances, cdi, records, lanes, consumers, this.sharing, settings.pool());
+            reading,
+            instances,
+            cdi,
+            records,
+            lanes,
+            consumers,
+            this.sharing,
+            settings.pool(),
+            settings.sharesOneNamespace());
   }
 
   /** Which claims own which devices (the checkpoint, from memory). */
@@ -179,6 +189,11 @@ public final class ClaimPreparer implements AutoCloseable {
     } catch (ClaimFailure e) {
       log.info("claim={} prepare failed: {}", key.uid(), e.getMessage());
       return new PrepareAnswer.Failed(key, e.getMessage());
+    } catch (ShareOverlaps.Overlap e) {
+      String sentence = "claim " + key.label() + ": " + e.getMessage();
+      log.warn("claim={} prepare failed: {}", key.uid(), sentence);
+      events.shareOverlap(key, sentence);
+      return new PrepareAnswer.Failed(key, sentence);
     } catch (RuntimeException e) {
       log.warn("claim={} prepare failed", key.uid(), e);
       return new PrepareAnswer.Failed(key, "preparing claim " + key.label() + ": " + sentence(e));
@@ -195,7 +210,12 @@ public final class ClaimPreparer implements AutoCloseable {
         return new UnprepareAnswer.Unprepared(key);
       }
       // MPS servers leave the claim's instances before they are destroyed
-      sharing.release(key);
+      sharing.release(
+          key,
+          known.get().devices().stream()
+              .filter(d -> d.share().isPresent())
+              .map(Device::gpu)
+              .toList());
       boolean now = settings.reclaimAfter().isZero();
       try {
         for (Device d : created(known.get())) {

@@ -1,12 +1,15 @@
 package io.migd.claims;
 
 import io.migd.claims.ClaimReading.Wanted;
+import io.migd.layout.DeviceNames;
 import io.migd.layout.GpuIndex;
 import io.migd.ownership.CheckpointClaim;
 import io.migd.ownership.CheckpointClaim.Device;
 import io.migd.ownership.CheckpointClaim.Kind;
+import io.migd.ownership.CheckpointClaim.Share;
 import io.migd.ownership.ClaimDevice;
 import io.migd.ownership.ClaimKey;
+import io.migd.ownership.ClaimedDevice;
 import io.migd.ownership.ReservedPod;
 import io.migd.pool.DeviceOrigin.DynamicPlacement;
 import io.migd.pool.DeviceOrigin.StaticSlice;
@@ -16,6 +19,7 @@ import io.migd.sharing.DeviceSharing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +42,7 @@ final class ClaimPreparing {
   private final ClaimConsumers consumers;
   private final PreparedSharing sharing;
   private final String pool;
+  private final boolean oneNamespace;
 
   ClaimPreparing(
       ClaimReading reading,
@@ -47,7 +52,8 @@ final class ClaimPreparing {
       GpuLanes lanes,
       ClaimConsumers consumers,
       PreparedSharing sharing,
-      String pool) {
+      String pool,
+      boolean oneNamespace) {
     this.reading = reading;
     this.instances = instances;
     this.cdi = cdi;
@@ -56,6 +62,7 @@ final class ClaimPreparing {
     this.consumers = consumers;
     this.sharing = sharing;
     this.pool = pool;
+    this.oneNamespace = oneNamespace;
   }
 
   /** Prepares the claim, or answers it again when its prepare completed. */
@@ -131,7 +138,26 @@ final class ClaimPreparing {
               case StaticSlice _ -> Kind.STATIC;
               case DynamicPlacement _ -> Kind.CREATED;
             };
-    return new Device(device, kind, w.requestNames(), List.of(), w.deviceClass());
+    Optional<Share> share =
+        w.sharing() instanceof DeviceSharing.Share(var id, var mib, var percent)
+            ? Optional.of(new Share(id, mib << 20, percent))
+            : Optional.empty();
+    return new Device(device, kind, w.requestNames(), List.of(), w.deviceClass(), share);
+  }
+
+  /**
+   * The device another claim's share of the same twin was given, when one was: the first share of a
+   * twin makes its instance (or hands the GPU out whole), the others join it.
+   */
+  private Optional<ClaimDevice> sharedWith(ClaimKey key, String name, GpuIndex gpu) {
+    if (DeviceNames.sharedDevice(name).isEmpty()) {
+      return Optional.empty();
+    }
+    return records.others(key, gpu).stream()
+        .filter(o -> o.deviceName().equals(name))
+        .map(ClaimedDevice::device)
+        .filter(d -> !(d instanceof ClaimDevice.Planned))
+        .findFirst();
   }
 
   /**
@@ -143,47 +169,114 @@ final class ClaimPreparing {
     GpuIndex gpu = planned.gpu();
     return lanes.run(
         gpu,
-        () ->
-            switch (w.origin()) {
-              case WholeGpu(var g, var uuid, var dynamic) -> {
-                if (dynamic && !w.adminAccess()) {
-                  durable.run();
-                  instances.wholeGpu(name, g, uuid, records.others(key, g));
-                }
-                yield planned;
-              }
-              case StaticSlice slice -> {
-                if (!w.adminAccess()) {
-                  instances.requireStatic(name, slice);
-                }
-                yield planned;
-              }
-              case DynamicPlacement p when w.adminAccess() ->
-                  instances
-                      .existing(name, p)
-                      .map(m -> planned.with(new ClaimDevice.Made(name, gpu, p.gpuUuid(), m)))
-                      .orElse(null);
-              case DynamicPlacement p -> {
-                var made =
-                    instances
-                        .reusable(name, p, records.others(key, gpu))
-                        .orElseGet(
-                            () -> {
-                              durable.run();
-                              return instances.place(name, p, records.others(key, gpu));
-                            });
-                tally.add(made.reused());
-                log.info(
-                    "claim={} device={} gpu={} gi={} ci={} reused={}",
-                    key.uid(),
-                    name,
-                    gpu,
-                    made.instance().gpuInstanceId(),
-                    made.instance().computeInstanceId(),
-                    made.reused());
-                yield planned.with(new ClaimDevice.Made(name, gpu, p.gpuUuid(), made.instance()));
-              }
+        () -> {
+          if (!w.adminAccess()) {
+            ShareOverlaps.check(
+                name,
+                w.origin(),
+                records.others(key, gpu),
+                instances.gpuInstances(name, gpu, w.origin().gpuUuid()));
+          }
+          if (oneNamespace) {
+            requireOneNamespace(key, name, gpu);
+          }
+          Optional<ClaimDevice> joined = sharedWith(key, name, gpu);
+          if (joined.isPresent()) {
+            if (joined.get() instanceof ClaimDevice.Made m && instances.find(m).isEmpty()) {
+              throw new ClaimFailure(
+                  "shared device "
+                      + name
+                      + ": the instance its other shares hold ("
+                      + m.instance().migUuid()
+                      + ") is gone from GPU "
+                      + gpu);
+            }
+            tally.add(true);
+            log.info("claim={} device={} gpu={} joins its other shares", key.uid(), name, gpu);
+            return planned.with(rename(joined.get(), name));
+          }
+          return makeAlone(key, w, planned, tally, durable);
+        });
+  }
+
+  /** Refuses a share of a twin whose prepared shares are of another namespace. */
+  private void requireOneNamespace(ClaimKey key, String name, GpuIndex gpu) {
+    if (DeviceNames.sharedDevice(name).isEmpty()) {
+      return;
+    }
+    records.others(key, gpu).stream()
+        .filter(o -> o.deviceName().equals(name))
+        .map(o -> o.key())
+        .filter(other -> !other.namespace().equals(key.namespace()))
+        .findFirst()
+        .ifPresent(
+            other -> {
+              throw new ClaimFailure(
+                  "shared device "
+                      + name
+                      + " has shares of namespace "
+                      + other.namespace()
+                      + " (claim "
+                      + other.label()
+                      + "), and migd.dra.shares.namespaces=single keeps a device's shares in one"
+                      + " namespace");
             });
+  }
+
+  /** {@code device} under {@code name} (the same device another share of the twin holds). */
+  private static ClaimDevice rename(ClaimDevice device, String name) {
+    return switch (device) {
+      case ClaimDevice.Whole(var _, var gpu, var uuid) -> new ClaimDevice.Whole(name, gpu, uuid);
+      case ClaimDevice.Made(var _, var gpu, var uuid, var instance) ->
+          new ClaimDevice.Made(name, gpu, uuid, instance);
+      case ClaimDevice.Planned p -> p;
+    };
+  }
+
+  /** Makes or checks a device no other share holds, on its GPU's lane. */
+  private Device makeAlone(ClaimKey key, Wanted w, Device planned, Tally tally, Runnable durable) {
+    String name = planned.name();
+    GpuIndex gpu = planned.gpu();
+    return switch (w.origin()) {
+      case WholeGpu(var g, var uuid, var dynamic) -> {
+        if (dynamic && !w.adminAccess()) {
+          durable.run();
+          instances.wholeGpu(name, g, uuid, records.others(key, g));
+        }
+        yield planned;
+      }
+      case StaticSlice slice -> {
+        if (!w.adminAccess()) {
+          instances.requireStatic(name, slice);
+        }
+        yield planned;
+      }
+      case DynamicPlacement p when w.adminAccess() ->
+          instances
+              .existing(name, p)
+              .map(m -> planned.with(new ClaimDevice.Made(name, gpu, p.gpuUuid(), m)))
+              .orElse(null);
+      case DynamicPlacement p -> {
+        var made =
+            instances
+                .reusable(name, p, records.others(key, gpu))
+                .orElseGet(
+                    () -> {
+                      durable.run();
+                      return instances.place(name, p, records.others(key, gpu));
+                    });
+        tally.add(made.reused());
+        log.info(
+            "claim={} device={} gpu={} gi={} ci={} reused={}",
+            key.uid(),
+            name,
+            gpu,
+            made.instance().gpuInstanceId(),
+            made.instance().computeInstanceId(),
+            made.reused());
+        yield planned.with(new ClaimDevice.Made(name, gpu, p.gpuUuid(), made.instance()));
+      }
+    };
   }
 
   private static List<Device> merged(List<Device> planned, List<Device> done) {

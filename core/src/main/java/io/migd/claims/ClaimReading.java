@@ -83,6 +83,7 @@ final class ClaimReading {
     ClaimConfigs configs = ClaimConfigs.of(claim, key.label(), settings.driver());
     PoolContent published = pool.get();
     var wanted = new LinkedHashMap<String, Wanted>();
+    var shares = new ShareResults(key.label());
     for (AllocatedClaim.Result result : claim.results()) {
       if (!result.driver().equals(settings.driver())) {
         continue;
@@ -111,7 +112,11 @@ final class ClaimReading {
               List.of(result.requestName()),
               result.adminAccess(),
               result.deviceClass(),
-              configs.sharingOf(result.request(), device.name(), device.origin())),
+              shares.of(
+                  result,
+                  device,
+                  configs.sharingOf(result.request(), device.name(), device.origin()),
+                  wanted.containsKey(device.name()))),
           (a, b) -> {
             var names = new ArrayList<>(a.requestNames());
             if (!names.contains(result.requestName())) {

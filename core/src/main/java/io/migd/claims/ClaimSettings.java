@@ -13,9 +13,16 @@ import java.util.Objects;
  * @param bootIdFile {@code <proc-root>/sys/kernel/random/boot_id}
  * @param reclaimAfter how long an unprepared dynamic instance stays idle for reuse before it is
  *     destroyed ({@code migd.dra.reclaim-after})
+ * @param sharesOneNamespace whether a device's shares must all be of one namespace ({@code
+ *     migd.dra.shares.namespaces=single})
  */
 public record ClaimSettings(
-    String driver, String pool, Path stateDir, Path bootIdFile, Duration reclaimAfter) {
+    String driver,
+    String pool,
+    Path stateDir,
+    Path bootIdFile,
+    Duration reclaimAfter,
+    boolean sharesOneNamespace) {
   /** Checks every part is there. */
   public ClaimSettings {
     Objects.requireNonNull(driver);
@@ -25,6 +32,12 @@ public record ClaimSettings(
     if (reclaimAfter.isNegative()) {
       throw new IllegalArgumentException("reclaim-after " + reclaimAfter + " is negative");
     }
+  }
+
+  /** Settings under which shares of a device may be of any namespace. */
+  public ClaimSettings(
+      String driver, String pool, Path stateDir, Path bootIdFile, Duration reclaimAfter) {
+    this(driver, pool, stateDir, bootIdFile, reclaimAfter, false);
   }
 
   /** The boot id file under a proc root ({@code /proc}, or a test's tree). */

@@ -1,5 +1,6 @@
 package io.migd.claims;
 
+import io.migd.layout.GpuIndex;
 import io.migd.ownership.CheckpointClaim.Device;
 import io.migd.ownership.ClaimDevice;
 import io.migd.ownership.ClaimKey;
@@ -10,7 +11,11 @@ import io.migd.sharing.DeviceSharing;
 import io.migd.sharing.SharedDevice;
 import io.migd.sharing.SharingFailure;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A prepared claim's devices as its CDI spec gets them: each on its GPU's lane, its GPU's minor
@@ -50,7 +55,13 @@ final class PreparedSharing {
               device.gpu(),
               () -> {
                 int minor = instances.minor(device.name(), device.gpu(), device.gpuUuid());
-                return new CdiDevice(device, minor, apply(key, one, uuids));
+                return new CdiDevice(
+                    device,
+                    minor,
+                    apply(key, one, uuids),
+                    one.sharing() instanceof DeviceSharing.Share share
+                        ? Optional.of(share.shareId())
+                        : Optional.empty());
               }));
     }
     return result;
@@ -62,11 +73,33 @@ final class PreparedSharing {
    * @throws ClaimFailure when some of it could not be undone (the kubelet retries)
    */
   void release(ClaimKey key) {
-    try {
-      sharing.release(key.uid());
-    } catch (SharingFailure e) {
-      throw new ClaimFailure(e.getMessage(), e);
+    release(key, List.of());
+  }
+
+  /**
+   * Undoes the claim's sharing on the lanes of {@code shareGpus}, the GPUs of its shares, taken in
+   * index order: a share ending and another of the same device being prepared take turns, so the
+   * device's daemon is never stopped under a share that joins it.
+   *
+   * @throws ClaimFailure when some of it could not be undone (the kubelet retries)
+   */
+  void release(ClaimKey key, Collection<GpuIndex> shareGpus) {
+    Supplier<Void> work =
+        () -> {
+          try {
+            sharing.release(key.uid());
+          } catch (SharingFailure e) {
+            throw new ClaimFailure(e.getMessage(), e);
+          }
+          return null;
+        };
+    List<GpuIndex> order =
+        shareGpus.stream().distinct().sorted(Comparator.comparingInt(GpuIndex::value)).toList();
+    for (GpuIndex gpu : order.reversed()) {
+      Supplier<Void> inner = work;
+      work = () -> lanes.run(gpu, inner);
     }
+    work.get();
   }
 
   private ClientEdits apply(ClaimKey key, SharedDevice device, List<String> uuids) {

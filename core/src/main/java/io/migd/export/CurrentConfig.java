@@ -27,7 +27,8 @@ import java.util.TreeMap;
  * counts, with the sharing the persisted intent asks for (time-slicing and MPS of whole GPUs,
  * {@code sharing} of the slices it finds). A GPU the intent makes dynamic (DRA mode) is exported as
  * {@code dynamic: true} whatever instances its claims hold now: applying the export keeps it
- * dynamic instead of pinning the claims' instances as a static layout.
+ * dynamic instead of pinning the claims' instances as a static layout. The intent's {@code shares}
+ * are exported with a dynamic GPU and with a whole GPU whose MIG mode is off.
  */
 public final class CurrentConfig {
   /** The name of the exported config. */
@@ -53,9 +54,13 @@ public final class CurrentConfig {
         (shape, indexes) -> {
           DeviceSelection devices =
               groups.size() == 1 ? new DeviceSelection.All() : new DeviceSelection.Indexes(indexes);
+          if (shape.dynamic()) {
+            items.add(MigConfigItem.dynamic(devices, List.of(), shape.shares()));
+            return;
+          }
           items.add(
-              shape.dynamic()
-                  ? MigConfigItem.dynamic(devices, List.of())
+              shape.shares()
+                  ? MigConfigItem.sharedWhole(devices, List.of())
                   : new MigConfigItem(
                       devices,
                       List.of(),
@@ -74,6 +79,7 @@ public final class CurrentConfig {
 
   private record Shape(
       boolean dynamic,
+      boolean shares,
       boolean migEnabled,
       SequencedMap<ProfileName, Integer> migDevices,
       Sharing gpuSharing,
@@ -88,7 +94,12 @@ public final class CurrentConfig {
   private static Shape shapeOf(ObservedGpu gpu, GpuTarget target) {
     if (target != null && target.dynamic()) {
       return new Shape(
-          true, true, new LinkedHashMap<>(), new Sharing.TimeSliced(1), new LinkedHashMap<>());
+          true,
+          target.shares(),
+          true,
+          new LinkedHashMap<>(),
+          new Sharing.TimeSliced(1),
+          new LinkedHashMap<>());
     }
     var counts = new TreeMap<String, Integer>();
     var names = new LinkedHashMap<String, ProfileName>();
@@ -116,7 +127,8 @@ public final class CurrentConfig {
     } else if (target != null) {
       gpuSharing = target.sharing();
     }
-    return new Shape(false, gpu.migMode().current(), migDevices, gpuSharing, sliceSharing);
+    boolean shares = target != null && target.shares() && !gpu.migMode().current();
+    return new Shape(false, shares, gpu.migMode().current(), migDevices, gpuSharing, sliceSharing);
   }
 
   private static void count(

@@ -14,7 +14,9 @@ import java.util.Objects;
  * time-sliced into 1 replica is the whole GPU), and how the MIG slices of each profile are shared
  * ({@code sliceSharing}; a profile absent there is not shared), and whether the GPU is {@code
  * dynamic} (DRA mode, DESIGN section 12: MIG enabled, every profile published at every placement,
- * instances made only when claims are prepared; the surfaces read this, never re-derive it).
+ * instances made only when claims are prepared; the surfaces read this, never re-derive it), and
+ * whether its devices are also published as shareable twins ({@code shares}, DRA mode, DESIGN
+ * section 14: a dynamic GPU, or a whole GPU that its sharing leaves unshared).
  */
 public record GpuTarget(
     GpuIndex gpu,
@@ -22,10 +24,12 @@ public record GpuTarget(
     List<GpuInstanceSpec> gpuInstances,
     Sharing sharing,
     Map<ProfileName, Sharing> sliceSharing,
-    boolean dynamic) {
+    boolean dynamic,
+    boolean shares) {
   /**
-   * Checks that MIG instances and their sharing are asked for only with MIG enabled, and that a
-   * dynamic GPU has MIG enabled, no instances and no sharing.
+   * Checks that MIG instances and their sharing are asked for only with MIG enabled, that a dynamic
+   * GPU has MIG enabled, no instances and no sharing, and that a GPU with shares is dynamic or
+   * whole and not shared by replicas.
    */
   public GpuTarget {
     Objects.requireNonNull(gpu);
@@ -47,6 +51,24 @@ public record GpuTarget(
       throw new IllegalArgumentException(
           "GPU " + gpu + ": a dynamic GPU has MIG enabled, no instances asked for and no sharing");
     }
+    if (shares
+        && ((migEnabled && !dynamic)
+            || !sliceSharing.isEmpty()
+            || !sharing.equals(new Sharing.TimeSliced(1)))) {
+      throw new IllegalArgumentException(
+          "GPU " + gpu + ": shares need a dynamic GPU or a whole GPU without replicas");
+    }
+  }
+
+  /** A target without shares. */
+  public GpuTarget(
+      GpuIndex gpu,
+      boolean migEnabled,
+      List<GpuInstanceSpec> gpuInstances,
+      Sharing sharing,
+      Map<ProfileName, Sharing> sliceSharing,
+      boolean dynamic) {
+    this(gpu, migEnabled, gpuInstances, sharing, sliceSharing, dynamic, false);
   }
 
   /** A static target (not dynamic). */
@@ -61,14 +83,25 @@ public record GpuTarget(
 
   /** A dynamic GPU: MIG enabled, its instances made and removed by prepared claims. */
   public static GpuTarget dynamic(GpuIndex gpu) {
-    return new GpuTarget(gpu, true, List.of(), new Sharing.TimeSliced(1), Map.of(), true);
+    return dynamic(gpu, false);
+  }
+
+  /** A dynamic GPU, its devices also published as shareable twins when {@code shares} is true. */
+  public static GpuTarget dynamic(GpuIndex gpu, boolean shares) {
+    return new GpuTarget(gpu, true, List.of(), new Sharing.TimeSliced(1), Map.of(), true, shares);
+  }
+
+  /** MIG disabled, the whole GPU unshared by replicas and published with a shareable twin. */
+  public static GpuTarget sharedWhole(GpuIndex gpu) {
+    return new GpuTarget(gpu, false, List.of(), new Sharing.TimeSliced(1), Map.of(), false, true);
   }
 
   /**
-   * Whether the target shares the GPU or any of its slices: time-slicing into more than one
-   * replica, MPS, or slice sharing (none of which DRA mode offers).
+   * Whether the target shares the GPU or any of its slices by replicas: time-slicing into more than
+   * one replica, MPS, or slice sharing (none of which DRA mode offers; its {@link #shares} are
+   * another thing).
    */
-  public boolean shares() {
+  public boolean replicated() {
     return !sliceSharing.isEmpty() || !sharing.equals(new Sharing.TimeSliced(1));
   }
 

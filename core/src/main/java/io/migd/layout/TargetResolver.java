@@ -35,7 +35,8 @@ public final class TargetResolver {
    * it selects dynamic (one without MIG gets the whole GPU, as for any MIG item). Without {@code
    * replicasFromMigDevices} (DRA mode, where nothing is time-sliced) a GPU without MIG that an item
    * asks MIG of is the whole GPU, unshared, unless the item says {@code time-slicing} or {@code
-   * mps}.
+   * mps}. A {@code shares} item keeps the GPUs it selects unshared by replicas (whole ones
+   * included, whatever the defaults) and publishes their devices' twins.
    */
   public static SequencedMap<GpuIndex, GpuTarget> resolve(
       MigConfig config, ObservedNode node, boolean replicasFromMigDevices) {
@@ -102,6 +103,9 @@ public final class TargetResolver {
       ObservedGpu gpu,
       boolean replicasFromMigDevices,
       SharingDefaults defaults) {
+    if (item.shares() && (!item.migEnabled() || !gpu.migCapable())) {
+      return GpuTarget.sharedWhole(gpu.index());
+    }
     var asked = item.gpuSharing().or(defaults::wholeGpu);
     if (!item.migEnabled()) {
       return GpuTarget.whole(gpu.index(), asked.orElse(new Sharing.TimeSliced(1)));
@@ -111,7 +115,7 @@ public final class TargetResolver {
       return GpuTarget.whole(gpu.index(), asked.orElse(new Sharing.TimeSliced(replicas)));
     }
     if (item.dynamic()) {
-      return GpuTarget.dynamic(gpu.index());
+      return GpuTarget.dynamic(gpu.index(), item.shares());
     }
     var sliceSharing = new LinkedHashMap<ProfileName, Sharing>(item.sharing());
     item.migDevices()

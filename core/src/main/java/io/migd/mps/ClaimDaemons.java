@@ -114,6 +114,38 @@ public final class ClaimDaemons {
     log.info("mps id={} device={} stopped", id, device);
   }
 
+  /**
+   * Sets the limits of running daemon {@code id} of {@code device}: its defaults for servers it
+   * spawns later, and the limits of each server it runs now (for the clients that connect later); a
+   * client already connected keeps what it had.
+   *
+   * @throws MpsControl.MpsException when the control command fails
+   */
+  public void limits(String id, String device, long memoryMib, int computePercent) {
+    Map<String, String> environment = environment(id, device);
+    List<String> servers =
+        control.send(
+            environment,
+            List.of(
+                "set_default_active_thread_percentage " + computePercent,
+                "set_default_device_pinned_mem_limit 0 " + memoryMib + "M",
+                "get_server_list"));
+    var commands = new ArrayList<String>();
+    for (String line : servers) {
+      String pid = line.strip();
+      if (pid.chars().allMatch(Character::isDigit) && !pid.isEmpty()) {
+        commands.add("set_device_pinned_mem_limit " + pid + " 0 " + memoryMib + "M");
+        commands.add("set_active_thread_percentage " + pid + " " + computePercent);
+      }
+    }
+    if (!commands.isEmpty()) {
+      control.send(environment, commands);
+    }
+    log.info(
+        "mps id={} device={} limits memory={}M threads={}% servers={}",
+        id, device, memoryMib, computePercent, commands.size() / 2);
+  }
+
   /** The daemons of DRA claims asked for now, by id. */
   public List<String> requested() {
     var ids = new ArrayList<String>();

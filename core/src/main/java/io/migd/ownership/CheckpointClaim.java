@@ -3,6 +3,7 @@ package io.migd.ownership;
 import io.migd.layout.GpuIndex;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A claim as the DRA checkpoint holds it: which devices it was given or is being given.
@@ -48,6 +49,35 @@ public record CheckpointClaim(
   }
 
   /**
+   * A share of a device that allows multiple allocations (DESIGN section 14, Fractions): the
+   * scheduler's {@code shareID} and what the share consumed, which MPS holds its clients to.
+   *
+   * @param memoryBytes the share's {@code memory}
+   * @param computePercent the share's {@code compute}, percent of the device's multiprocessors
+   */
+  public record Share(String shareId, long memoryBytes, int computePercent) {
+    /** Checks the share ID is there and the amounts are positive. */
+    public Share {
+      Objects.requireNonNull(shareId);
+      if (memoryBytes <= 0 || computePercent <= 0 || computePercent > 100) {
+        throw new IllegalArgumentException(
+            "share "
+                + shareId
+                + ": memory "
+                + memoryBytes
+                + " and compute "
+                + computePercent
+                + " must be positive, compute at most 100");
+      }
+    }
+
+    /** The memory in whole MiB, rounded down (a share's memory is a multiple of 256 MiB). */
+    public long memoryMib() {
+      return memoryBytes >> 20;
+    }
+  }
+
+  /**
    * One device of the claim.
    *
    * @param device the device, and what exists of it
@@ -60,14 +90,26 @@ public record CheckpointClaim(
       Kind kind,
       List<String> requestNames,
       List<String> cdiDeviceIds,
-      String deviceClass) {
+      String deviceClass,
+      Optional<Share> share) {
     /** Copies the lists. */
     public Device {
       Objects.requireNonNull(device);
       Objects.requireNonNull(kind);
       Objects.requireNonNull(deviceClass);
+      Objects.requireNonNull(share);
       requestNames = List.copyOf(requestNames);
       cdiDeviceIds = List.copyOf(cdiDeviceIds);
+    }
+
+    /** A device the claim holds alone (not a share). */
+    public Device(
+        ClaimDevice device,
+        Kind kind,
+        List<String> requestNames,
+        List<String> cdiDeviceIds,
+        String deviceClass) {
+      this(device, kind, requestNames, cdiDeviceIds, deviceClass, Optional.empty());
     }
 
     /** The device's name in the pool. */
@@ -82,12 +124,12 @@ public record CheckpointClaim(
 
     /** This device with what exists of it now. */
     public Device with(ClaimDevice now) {
-      return new Device(now, kind, requestNames, cdiDeviceIds, deviceClass);
+      return new Device(now, kind, requestNames, cdiDeviceIds, deviceClass, share);
     }
 
     /** This device with its CDI device IDs. */
     public Device withCdi(List<String> ids) {
-      return new Device(device, kind, requestNames, ids, deviceClass);
+      return new Device(device, kind, requestNames, ids, deviceClass, share);
     }
   }
 

@@ -108,6 +108,7 @@ public final class PoolSurface implements OutcomeListener {
   private final Object building = new Object();
   private volatile Outcome last;
   private volatile Publishing publishing;
+  private volatile boolean sharesWithdrawn;
   private volatile Publication current;
   // static devices a plan is about to remove: left out until the next outcome
   private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
@@ -222,8 +223,24 @@ public final class PoolSurface implements OutcomeListener {
    * reconcile has ended, else after the first one.
    */
   public void publishing(Publishing taken) {
-    publishing = Objects.requireNonNull(taken);
+    Objects.requireNonNull(taken);
+    publishing =
+        sharesWithdrawn
+            ? new Publishing(taken.dynamicDevices(), taken.taintsDropped(), false)
+            : taken;
     rebuild();
+  }
+
+  /**
+   * Withdraws the node's shareable twins until migd restarts (a prepare found the scheduler
+   * allocating over a shared device, DESIGN section 14) and rebuilds the pool without them.
+   */
+  public void withdrawShares() {
+    sharesWithdrawn = true;
+    Publishing taken = publishing;
+    if (taken != null && taken.shares()) {
+      publishing(taken);
+    }
   }
 
   /**
@@ -298,7 +315,12 @@ public final class PoolSurface implements OutcomeListener {
     for (ObservedGpu gpu : node.gpus()) {
       GpuFacts known = facts.get(gpu.uuid());
       if (known != null && known.gpu().equals(gpu.index()) && known.minor() == gpu.minor()) {
-        var one = new PoolGpu(known, gpu, taken.dynamicDevices() && outcome.dynamic(gpu.index()));
+        var one =
+            new PoolGpu(
+                known,
+                gpu,
+                taken.dynamicDevices() && outcome.dynamic(gpu.index()),
+                taken.shares() && outcome.shares(gpu.index()));
         gpus.add(one);
         lastSeen.put(gpu.index(), one);
       }

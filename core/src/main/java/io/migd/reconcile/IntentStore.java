@@ -55,7 +55,8 @@ public final class IntentStore {
   /**
    * {@code sharing} ({@code time-slicing} or {@code mps}) and {@code sliceSharing} are absent from
    * files written before sharing existed: time-slicing, no slice shared. {@code dynamic} is absent
-   * from files written before DRA mode existed, and for static GPUs: static.
+   * from files written before DRA mode existed, and for static GPUs: static. {@code shares} is
+   * absent from files written before shares existed, and for GPUs without them: no shares.
    */
   record StoredGpu(
       Integer gpu,
@@ -64,7 +65,8 @@ public final class IntentStore {
       Integer replicas,
       String sharing,
       Map<String, StoredSharing> sliceSharing,
-      Boolean dynamic) {}
+      Boolean dynamic,
+      Boolean shares) {}
 
   record StoredSharing(String strategy, Integer replicas) {
     static StoredSharing of(Sharing sharing) {
@@ -166,7 +168,8 @@ public final class IntentStore {
                               t.replicas(),
                               t.sharing().strategy(),
                               sliceSharing(t),
-                              t.dynamic() ? true : null))
+                              t.dynamic() ? true : null,
+                              t.shares() ? true : null))
                   .toList();
     }
     return new Stored(
@@ -230,7 +233,8 @@ public final class IntentStore {
         instances,
         sharing(g.sharing(), required(g.replicas(), where + ".replicas")),
         sliceSharing(g, where),
-        Boolean.TRUE.equals(g.dynamic()));
+        Boolean.TRUE.equals(g.dynamic()),
+        Boolean.TRUE.equals(g.shares()));
   }
 
   private static Map<String, StoredSharing> sliceSharing(GpuTarget target) {

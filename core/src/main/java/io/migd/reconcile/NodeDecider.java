@@ -219,13 +219,19 @@ final class NodeDecider {
     return switch (resolution) {
       case Resolution.Unselected _ -> new Decision.Unmanaged();
       case Resolution.Unreachable(var reason) -> new Decision.Infeasible(reason);
+      case Resolution.Target(var target, _) when target.shares() && !ownership.dra() ->
+          new Decision.Infeasible(
+              "GPU "
+                  + gpu
+                  + ": shares need migd.kubelet.mode=dra (a share is a claim's part of a device's"
+                  + " memory and compute, which only DRA's consumable capacity can ask for)");
       case Resolution.Target(var target, _) when target.dynamic() && !ownership.dra() ->
           new Decision.Infeasible(
               "GPU "
                   + gpu
                   + ": dynamic needs migd.kubelet.mode=dra (the device plugin cannot make"
                   + " instances when pods are scheduled)");
-      case Resolution.Target(var target, _) when ownership.dra() && target.shares() ->
+      case Resolution.Target(var target, _) when ownership.dra() && target.replicated() ->
           new Decision.Infeasible(
               "GPU "
                   + gpu

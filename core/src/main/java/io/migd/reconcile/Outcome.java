@@ -75,6 +75,14 @@ public record Outcome(
     public boolean dynamic() {
       return resolution instanceof Resolution.Target(var target, _) && target.dynamic();
     }
+
+    /**
+     * Whether the intent asks for the GPU's devices to be published with shareable twins as well
+     * (DRA mode, DESIGN section 14); the pool publishes them only where the cluster's gates allow.
+     */
+    public boolean shares() {
+      return resolution instanceof Resolution.Target(var target, _) && target.shares();
+    }
   }
 
   /** Copies the GPUs in index order. */
@@ -132,6 +140,12 @@ public record Outcome(
   public boolean dynamic(GpuIndex gpu) {
     Gpu entry = gpus.get(gpu);
     return entry != null && entry.dynamic();
+  }
+
+  /** Whether the GPU asks for shareable twins ({@link Gpu#shares}); false for one it lacks. */
+  public boolean shares(GpuIndex gpu) {
+    Gpu entry = gpus.get(gpu);
+    return entry != null && entry.shares();
   }
 
   /** A GPU as the reconcile last observed it; empty when NVML failed on it. */

@@ -28,4 +28,27 @@ public sealed interface DeviceSharing {
       Objects.requireNonNull(config);
     }
   }
+
+  /**
+   * A share of a device that allows multiple allocations (DESIGN section 14, Fractions): the
+   * device's one MPS daemon, started by its first share ({@code -M}) and stopped by its last, its
+   * limits at least the largest share's, and this share's clients held to {@code memoryMib} and
+   * {@code computePercent} by their environment.
+   */
+  record Share(String shareId, long memoryMib, int computePercent) implements DeviceSharing {
+    /** Checks the share ID is there and the amounts. */
+    public Share {
+      Objects.requireNonNull(shareId);
+      if (memoryMib <= 0 || computePercent <= 0 || computePercent > 100) {
+        throw new IllegalArgumentException(
+            "share "
+                + shareId
+                + ": memory "
+                + memoryMib
+                + " MiB, compute "
+                + computePercent
+                + " %");
+      }
+    }
+  }
 }

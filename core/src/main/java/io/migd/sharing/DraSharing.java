@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +77,107 @@ public final class DraSharing implements ClaimSharing {
         yield ClientEdits.NONE;
       }
       case DeviceSharing.Mps(var config) -> mps(claimUid, device, config, claimUuids);
+      case DeviceSharing.Share share -> share(claimUid, device, share);
     };
+  }
+
+  /**
+   * A share of {@code device}: recorded, the device's daemon started by the first share ({@code
+   * -M}, the share's limits as its defaults), or its limits raised to the largest share's when this
+   * share is larger than every other; the share's clients held to its own by their environment.
+   */
+  private ClientEdits share(String claimUid, SharedDevice device, DeviceSharing.Share share) {
+    String id = ClaimDaemons.id("share", device.uuid());
+    Optional<ShareLimits> before = ShareLimits.largest(shares(id, claimUid));
+    record(
+        claimUid,
+        String.join(
+            " ",
+            "share",
+            id,
+            device.uuid(),
+            Long.toString(share.memoryMib()),
+            Integer.toString(share.computePercent()),
+            share.shareId()));
+    ShareLimits after = ShareLimits.largest(shares(id, "")).orElseThrow();
+    try {
+      if (before.isEmpty()) {
+        daemons.start(
+            id,
+            new DaemonSpec(
+                device.uuid(),
+                true,
+                device.wholeGpu(),
+                List.of(
+                    new DaemonSpec.Limit.ActiveThreads(after.computePercent()),
+                    new DaemonSpec.Limit.PinnedMemory(after.memoryMib()))));
+      } else if (!before.get().equals(after)) {
+        daemons.limits(id, device.uuid(), after.memoryMib(), after.computePercent());
+      }
+    } catch (MpsControl.MpsException e) {
+      throw new SharingFailure("device " + device.name() + ": " + e.getMessage(), e);
+    }
+    log.info(
+        "claim={} device={} share={} memory={}M compute={}% daemon={} limits={}",
+        claimUid,
+        device.name(),
+        share.shareId(),
+        share.memoryMib(),
+        share.computePercent(),
+        id,
+        after);
+    return new ClientEdits(
+        Map.of(
+            "CUDA_MPS_PIPE_DIRECTORY",
+            MpsPaths.CLIENT_PIPE_DIRECTORY.toString(),
+            "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT",
+            "0=" + share.memoryMib() + "M",
+            "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE",
+            Integer.toString(share.computePercent())),
+        List.of(
+            new ClientEdits.Mount(daemons.pipeDirectory(id), MpsPaths.CLIENT_PIPE_DIRECTORY),
+            new ClientEdits.Mount(daemons.sharedMemory(id), Path.of("/dev/shm"))));
+  }
+
+  /**
+   * A share of daemon {@code id} ends: the daemon stops with the device's last share, else its
+   * limits follow the largest share left.
+   */
+  private void unshare(String claimUid, String id, String deviceUuid) {
+    Optional<ShareLimits> before = ShareLimits.largest(shares(id, ""));
+    Optional<ShareLimits> left = ShareLimits.largest(shares(id, claimUid));
+    if (left.isEmpty()) {
+      daemons.stop(id, deviceUuid);
+    } else if (!left.equals(before)) {
+      daemons.limits(id, deviceUuid, left.get().memoryMib(), left.get().computePercent());
+    }
+  }
+
+  /** The shares every claim but {@code exceptClaim} has recorded on daemon {@code id}. */
+  private List<DeviceSharing.Share> shares(String id, String exceptClaim) {
+    var shares = new ArrayList<DeviceSharing.Share>();
+    if (!Files.isDirectory(records)) {
+      return shares;
+    }
+    try (var files = Files.list(records)) {
+      for (Path file : files.toList()) {
+        String claim = file.getFileName().toString();
+        if (claim.equals(exceptClaim) || claim.startsWith(".")) {
+          continue;
+        }
+        for (String line : recorded(claim)) {
+          String[] words = line.split(" ");
+          if (words.length == 6 && words[0].equals("share") && words[1].equals(id)) {
+            shares.add(
+                new DeviceSharing.Share(
+                    words[5], Long.parseLong(words[3]), Integer.parseInt(words[4])));
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new SharingFailure("listing " + records + ": " + e, e);
+    }
+    return shares;
   }
 
   private ClientEdits mps(
@@ -119,6 +220,7 @@ public final class DraSharing implements ClaimSharing {
       try {
         switch (words[0]) {
           case "mps" -> daemons.stop(words[1], words[2]);
+          case "share" -> unshare(claimUid, words[1], words[2]);
           case "timeslice" -> timeslice(words[1], 0);
           default -> log.warn("claim={} unknown sharing record \"{}\" dropped", claimUid, line);
         }

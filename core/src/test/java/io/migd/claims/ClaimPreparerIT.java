@@ -1,5 +1,7 @@
 package io.migd.claims;
 
+import static io.migd.claims.ClaimsRig.failure;
+import static io.migd.claims.ClaimsRig.prepared;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -50,16 +52,6 @@ class ClaimPreparerIT {
   @AfterEach
   void stop() {
     rig.close();
-  }
-
-  private static PrepareAnswer.Prepared prepared(PrepareAnswer answer) {
-    assertThat(answer).isInstanceOf(PrepareAnswer.Prepared.class);
-    return (PrepareAnswer.Prepared) answer;
-  }
-
-  private static String failure(PrepareAnswer answer) {
-    assertThat(answer).isInstanceOf(PrepareAnswer.Failed.class);
-    return ((PrepareAnswer.Failed) answer).error();
   }
 
   private String gpuUuid(int gpu) {

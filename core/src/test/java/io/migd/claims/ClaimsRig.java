@@ -1,5 +1,7 @@
 package io.migd.claims;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.migd.execute.Executor;
 import io.migd.execute.ProgressListener;
 import io.migd.layout.GpuIndex;
@@ -20,6 +22,7 @@ import io.migd.profiles.GpuModel;
 import io.migd.profiles.GpuModelCatalog;
 import io.migd.profiles.Placement;
 import io.migd.reconcile.UsageSource;
+import io.migd.sharing.ClaimSharing;
 import io.migd.sim.SimulatedNvml;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,7 +63,9 @@ final class ClaimsRig implements AutoCloseable {
   final Set<GpuIndex> staticGpus = ConcurrentHashMap.newKeySet();
 
   Duration reclaimAfter = Duration.ZERO;
+  boolean sharesOneNamespace;
   ClaimEvents events = ClaimEvents.NONE;
+  ClaimSharing sharing = ClaimSharing.NONE;
 
   /** What writes the claims' CDI specs: {@link #cdi}, unless a test wraps it. */
   ClaimCdi cdiWriter;
@@ -116,11 +121,16 @@ final class ClaimsRig implements AutoCloseable {
 
   ClaimSettings settings() {
     return new ClaimSettings(
-        DRIVER, POOL, dir.resolve("state"), dir.resolve("boot_id"), reclaimAfter);
+        DRIVER,
+        POOL,
+        dir.resolve("state"),
+        dir.resolve("boot_id"),
+        reclaimAfter,
+        sharesOneNamespace);
   }
 
   ClaimPreparer newPreparer() {
-    return new ClaimPreparer(claims, node(), cdiWriter, settings(), events, claims);
+    return new ClaimPreparer(claims, node(), cdiWriter, settings(), events, claims, sharing);
   }
 
   /** The node the preparer works on: every GPU dynamic unless {@link #staticGpus} names it. */
@@ -197,6 +207,18 @@ final class ClaimsRig implements AutoCloseable {
 
   GpuModel model(int gpu) {
     return CATALOG.byPciDeviceId(nvml.pciInfo(nvml.deviceByIndex(gpu)).deviceId()).orElseThrow();
+  }
+
+  /** The answer, which must be prepared. */
+  static PrepareAnswer.Prepared prepared(PrepareAnswer answer) {
+    assertThat(answer).isInstanceOf(PrepareAnswer.Prepared.class);
+    return (PrepareAnswer.Prepared) answer;
+  }
+
+  /** The error of the answer, which must be a failure. */
+  static String failure(PrepareAnswer answer) {
+    assertThat(answer).isInstanceOf(PrepareAnswer.Failed.class);
+    return ((PrepareAnswer.Failed) answer).error();
   }
 
   /** A claim allocated these devices of migd's pool, one request each. */

@@ -57,4 +57,32 @@ class CurrentConfigTest {
         .contains("- devices: all")
         .contains("\"1g.10gb\": 1");
   }
+
+  @Test
+  void exportsTheSharesOfADynamicGpuAndOfAWholeGpu() {
+    var whole = Facts.of("T4", 1);
+    var withShares =
+        new ObservedNode(
+            List.of(Facts.migOn(gpu0, Facts.instance(gpu0, 1, "1g.10gb", 6)), Facts.migOff(whole)),
+            new TreeMap<>());
+    Map<GpuIndex, GpuTarget> intent =
+        Map.of(
+            gpu0.gpu(), GpuTarget.dynamic(gpu0.gpu(), true),
+            whole.gpu(), GpuTarget.sharedWhole(whole.gpu()));
+
+    String yaml = MigConfigWriter.write(CurrentConfig.of(withShares, intent));
+
+    assertThat(yaml)
+        .contains(
+            """
+              current:
+                - devices: [0]
+                  mig-enabled: true
+                  dynamic: true
+                  shares: true
+                - devices: [1]
+                  mig-enabled: false
+                  shares: true
+            """);
+  }
 }

@@ -20,7 +20,7 @@ class GpuTargetTest {
     assertThat(dynamic.dynamic()).isTrue();
     assertThat(dynamic.migEnabled()).isTrue();
     assertThat(dynamic.gpuInstances()).isEmpty();
-    assertThat(dynamic.shares()).isFalse();
+    assertThat(dynamic.replicated()).isFalse();
     assertThat(GpuTarget.mig(GPU, List.of()).dynamic()).isFalse();
   }
 
@@ -39,15 +39,30 @@ class GpuTargetTest {
   }
 
   @Test
-  void sharesWhenTimeSlicedMpsOrSlicesAreShared() {
-    assertThat(GpuTarget.whole(GPU, 1).shares()).isFalse();
-    assertThat(GpuTarget.whole(GPU, 2).shares()).isTrue();
-    assertThat(GpuTarget.whole(GPU, new Sharing.Mps(1)).shares()).isTrue();
+  void isReplicatedWhenTimeSlicedMpsOrSlicesAreShared() {
+    assertThat(GpuTarget.whole(GPU, 1).replicated()).isFalse();
+    assertThat(GpuTarget.whole(GPU, 2).replicated()).isTrue();
+    assertThat(GpuTarget.whole(GPU, new Sharing.Mps(1)).replicated()).isTrue();
     var slice = ProfileName.parse("1g.5gb");
     assertThat(
             GpuTarget.mig(
                     GPU, List.of(GpuInstanceSpec.whole(slice)), Map.of(slice, new Sharing.Mps(2)))
-                .shares())
+                .replicated())
         .isTrue();
+  }
+
+  @Test
+  void hasSharesOnlyWhenDynamicOrWholeAndNotReplicated() {
+    assertThat(GpuTarget.dynamic(GPU, true).shares()).isTrue();
+    assertThat(GpuTarget.sharedWhole(GPU).shares()).isTrue();
+    assertThat(GpuTarget.sharedWhole(GPU).replicated()).isFalse();
+    assertThatThrownBy(
+            () ->
+                new GpuTarget(
+                    GPU, true, List.of(), new Sharing.TimeSliced(1), Map.of(), false, true))
+        .hasMessageContaining("shares need a dynamic GPU or a whole GPU");
+    assertThatThrownBy(
+            () -> new GpuTarget(GPU, false, List.of(), new Sharing.Mps(2), Map.of(), false, true))
+        .hasMessageContaining("without replicas");
   }
 }

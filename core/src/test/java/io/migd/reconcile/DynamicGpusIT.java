@@ -67,6 +67,11 @@ class DynamicGpusIT {
                     - devices: all
                       mig-enabled: true
                       mig-devices: {"1g.5gb": 7}
+                  fractions:
+                    - devices: all
+                      mig-enabled: true
+                      dynamic: true
+                      shares: true
                 """)
             .configs());
     configs = MigConfigFile.of(all);
@@ -183,6 +188,33 @@ class DynamicGpusIT {
             "GPU 0: sharing is not available in dra mode (time-slicing, mps and sharing need"
                 + " migd.kubelet.mode=device-plugin)");
     assertThat(gpu(0).gpuInstances()).isEmpty();
+  }
+
+  @Test
+  void sharesAreInfeasibleInDevicePluginModeAndAskedOfDynamicAndWholeGpusInDraMode() {
+    node.reset("A100-SXM4-40GB,T4");
+
+    Outcome plugin = devicePlugin().reconcile(config("fractions"));
+    assertThat(plugin.results().values())
+        .allSatisfy(
+            r -> {
+              assertThat(r).isInstanceOf(GpuResult.Infeasible.class);
+              assertThat(r.reason()).contains(": shares need migd.kubelet.mode=dra (");
+            });
+    assertThat(gpu(0).migMode().current()).isFalse();
+
+    Outcome dra = dra().reconcile(config("fractions"));
+    assertThat(dra.shares(GPU0)).isTrue();
+    assertThat(dra.dynamic(GPU0)).isTrue();
+    // the T4 has no MIG: its whole GPU is shared
+    assertThat(dra.shares(GPU1)).isTrue();
+    assertThat(dra.dynamic(GPU1)).isFalse();
+    assertThat(dra.results().get(GPU1).state()).isEqualTo(GpuResult.State.SUCCESS);
+    assertThat(dra.targets().get(GPU1).replicas()).isEqualTo(1);
+
+    Outcome unshared = dra().reconcile(config("all-dynamic"));
+    assertThat(unshared.shares(GPU0)).isFalse();
+    assertThat(unshared.shares(GPU1)).isFalse();
   }
 
   @Test

@@ -83,24 +83,29 @@ class IntentStoreTest {
   }
 
   @Test
-  void keepsADynamicGpuAcrossARestart() {
+  void keepsDynamicGpusAndSharesAcrossARestart() {
     var store = new IntentStore(dir);
     var layout =
         new Desired(
             Desired.Source.REST,
             new Desired.Intent.Layout(
-                List.of(GpuTarget.dynamic(new GpuIndex(0)), GpuTarget.whole(new GpuIndex(1), 1))),
+                List.of(
+                    GpuTarget.dynamic(new GpuIndex(0)),
+                    GpuTarget.whole(new GpuIndex(1), 1),
+                    GpuTarget.dynamic(new GpuIndex(2), true),
+                    GpuTarget.sharedWhole(new GpuIndex(3)))),
             4,
             "",
             "",
-            Map.of(0, "GPU-a", 1, "GPU-b"));
+            Map.of(0, "GPU-a", 1, "GPU-b", 2, "GPU-c", 3, "GPU-d"));
 
     store.save(layout);
 
     var loaded = new IntentStore(dir).load().orElseThrow();
     assertThat(loaded).isEqualTo(layout);
     var targets = ((Desired.Intent.Layout) loaded.intent()).gpus();
-    assertThat(targets).extracting(GpuTarget::dynamic).containsExactly(true, false);
+    assertThat(targets).extracting(GpuTarget::dynamic).containsExactly(true, false, true, false);
+    assertThat(targets).extracting(GpuTarget::shares).containsExactly(false, false, true, true);
   }
 
   @Test

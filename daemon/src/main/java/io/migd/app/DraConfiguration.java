@@ -24,6 +24,7 @@ import io.migd.layout.ModelSource;
 import io.migd.layout.Usage;
 import io.migd.metrics.DraAllocationCollector;
 import io.migd.metrics.DraMetrics;
+import io.migd.metrics.DraShareCollector;
 import io.migd.metrics.MeteredClaims;
 import io.migd.node.dra.DraCapabilities;
 import io.migd.node.dra.DraCapabilityProbe;
@@ -32,6 +33,7 @@ import io.migd.node.dra.KubernetesPodSource;
 import io.migd.node.dra.ProbedCapabilities;
 import io.migd.node.dra.PublishSettings;
 import io.migd.node.dra.ResourceSlicePublisher;
+import io.migd.node.dra.ShareOverlapEvents;
 import io.migd.node.dra.UnsupportedKubernetesException;
 import io.migd.ownership.ClaimedDevices;
 import io.migd.pool.GpuFactsReader;
@@ -90,9 +92,10 @@ class DraConfiguration {
     }
     var probe = new DraCapabilityProbe(kubernetes, properties.dra().driverName(), nodeName.strip());
     boolean partitionable = properties.dra().partitionable();
+    boolean shares = properties.dra().shares();
     var probed =
         ProbedCapabilities.start(
-            () -> probe.probe(partitionable), ProbedCapabilities.Settings.DEFAULT);
+            () -> probe.probe(partitionable, shares), ProbedCapabilities.Settings.DEFAULT);
     probed.whenRefused(refused -> context.publishEvent(new StartRefused(context, refused)));
     return probed;
   }
@@ -139,6 +142,21 @@ class DraConfiguration {
   @Bean
   KubernetesPodSource podSource(KubernetesClient client) {
     return new KubernetesPodSource(client);
+  }
+
+  /** The Warning Event on a claim a prepare found allocated over a shared device. */
+  @Bean
+  ShareOverlapEvents shareOverlapEvents(
+      KubernetesClient client, @Value("${NODE_NAME}") String nodeName) {
+    return new ShareOverlapEvents(client, nodeName.strip());
+  }
+
+  /** The prepared shares per twin ({@code migd_dra_shares} and sums), read at scrape time. */
+  @Bean
+  DraShareCollector draShares(PrometheusRegistry prometheus, DraNode node) {
+    var collector = new DraShareCollector(node.claimed());
+    prometheus.register(collector);
+    return collector;
   }
 
   /** {@code migd_device_allocation_info} of the prepared claims' devices, read at scrape time. */
@@ -189,7 +207,8 @@ class DraConfiguration {
       DraMetrics metrics,
       GpuCdiSpec gpuCdiSpec,
       ObjectProvider<Surfaces> surfaces,
-      PodResourcesClient podResources) {
+      PodResourcesClient podResources,
+      ShareOverlapEvents overlapEvents) {
     var dra = properties.dra();
     String node = nodeName.strip();
     var owned = new AtomicReference<ClaimedDevices>(ClaimedDevices.NONE);
@@ -224,15 +243,22 @@ class DraConfiguration {
                 node,
                 properties.stateDir(),
                 ClaimSettings.bootIdUnder(dra.procRoot()),
-                dra.reclaimAfter()),
-            new ObservedClaimEvents(metrics, snapshot::observeAgain, pool::rebuild),
+                dra.reclaimAfter(),
+                dra.sharesNamespaces() == ShareNamespaces.SINGLE),
+            new ObservedClaimEvents(
+                metrics,
+                snapshot::observeAgain,
+                pool::rebuild,
+                pool::withdrawShares,
+                overlapEvents::warn),
             pods,
             DraSharingWiring.sharing(properties, session.nvml()));
     owned.set(preparer.claimed());
     capabilities.whenKnown(
         known ->
             pool.publishing(
-                new PoolSurface.Publishing(known.dynamicDevices(), !known.deviceTaints())));
+                new PoolSurface.Publishing(
+                    known.dynamicDevices(), !known.deviceTaints(), known.shares())));
     return new DraNode(pool, preparer, outcomes);
   }
 

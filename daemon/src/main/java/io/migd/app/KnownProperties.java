@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.springframework.boot.context.properties.bind.Name;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -93,7 +94,8 @@ public final class KnownProperties {
 
   private void collect(String prefix, Class<?> type) {
     for (RecordComponent component : type.getRecordComponents()) {
-      String name = prefix + "." + kebab(component.getName());
+      Name named = named(type, component);
+      String name = prefix + "." + (named != null ? named.value() : kebab(component.getName()));
       Class<?> valueType = component.getType();
       if (valueType.isRecord()) {
         collect(name, valueType);
@@ -103,6 +105,15 @@ public final class KnownProperties {
         throw new IllegalStateException(
             "MigdProperties." + component.getName() + " has a type the check does not know");
       }
+    }
+  }
+
+  /** The {@code @Name} a component's constructor parameter binds under, or null. */
+  private static Name named(Class<?> type, RecordComponent component) {
+    try {
+      return type.getDeclaredField(component.getName()).getAnnotation(Name.class);
+    } catch (NoSuchFieldException e) {
+      throw new IllegalStateException("record " + type + " lacks its component's field", e);
     }
   }
 

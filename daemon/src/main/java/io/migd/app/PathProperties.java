@@ -56,7 +56,7 @@ public final class PathProperties {
     }
   }
 
-  private static void checkDra(MigdProperties.Dra dra) {
+  private static void checkDra(DraProperties dra) {
     creatable(
         "migd.dra.registry-dir",
         dra.registryDir(),

@@ -16,8 +16,9 @@ import java.util.function.IntSupplier;
 /**
  * The DRA metrics ({@code migd.kubelet.mode=dra}): {@code migd_dra_prepare_duration_seconds{kind}},
  * {@code migd_dra_requests_total{operation,result}}, {@code migd_dra_prepared_devices} and {@code
- * migd_dra_free_placements{gpu,profile}}. Every kind, operation and result exists from the start at
- * zero. Thread-safe: claims of one call are prepared concurrently.
+ * migd_dra_free_placements{gpu,profile}} and {@code migd_dra_share_overlaps_total}. Every kind,
+ * operation and result exists from the start at zero. Thread-safe: claims of one call are prepared
+ * concurrently.
  */
 public final class DraMetrics {
   private static final Duration[] PREPARE_BUCKETS =
@@ -52,6 +53,7 @@ public final class DraMetrics {
   private final Map<Operation, Counter> successes = new EnumMap<>(Operation.class);
   private final Map<Operation, Counter> errors = new EnumMap<>(Operation.class);
   private final MultiGauge freePlacements;
+  private final Counter shareOverlaps;
 
   /** Registers every series in {@code registry}; {@code preparedDevices} is read at each scrape. */
   public DraMetrics(MeterRegistry registry, IntSupplier preparedDevices) {
@@ -75,6 +77,15 @@ public final class DraMetrics {
         MultiGauge.builder(Metric.DRA_FREE_PLACEMENTS.micrometerName())
             .description(Metric.DRA_FREE_PLACEMENTS.help())
             .register(registry);
+    shareOverlaps =
+        Counter.builder(Metric.DRA_SHARE_OVERLAPS_TOTAL.micrometerName())
+            .description(Metric.DRA_SHARE_OVERLAPS_TOTAL.help())
+            .register(registry);
+  }
+
+  /** A prepare found an allocation over a shared device, or a share over a held one. */
+  public void shareOverlap() {
+    shareOverlaps.increment();
   }
 
   private static Counter requests(MeterRegistry registry, Operation operation, String result) {

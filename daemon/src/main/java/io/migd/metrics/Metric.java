@@ -138,7 +138,33 @@ public enum Metric {
       Type.GAUGE,
       Mode.DRA,
       "gpu",
-      "profile");
+      "profile"),
+  DRA_SHARES(
+      "migd_dra_shares",
+      "prepared shares of a shareable twin",
+      Type.GAUGE,
+      Mode.DRA,
+      "gpu",
+      "device"),
+  DRA_SHARE_MEMORY_BYTES(
+      "migd_dra_share_memory_bytes",
+      "memory of the prepared shares of a shareable twin, summed",
+      Type.GAUGE,
+      Mode.DRA,
+      "gpu",
+      "device"),
+  DRA_SHARE_COMPUTE_PERCENT(
+      "migd_dra_share_compute_percent",
+      "compute of the prepared shares of a shareable twin, summed, percent of the device",
+      Type.GAUGE,
+      Mode.DRA,
+      "gpu",
+      "device"),
+  DRA_SHARE_OVERLAPS_TOTAL(
+      "migd_dra_share_overlaps_total",
+      "prepares that found an allocation over a shared device, or a share over a held one",
+      Type.COUNTER,
+      Mode.DRA);
 
   /** How Prometheus types the metric. */
   public enum Type {

@@ -39,6 +39,9 @@ final class GpuLayoutTargets {
     if (Boolean.TRUE.equals(gpu.dynamic())) {
       return dynamic(gpu, gpuIndex);
     }
+    if (Boolean.TRUE.equals(gpu.shares())) {
+      return sharedWhole(gpu, gpuIndex);
+    }
     boolean migEnabled = gpu.migEnabled() != null ? gpu.migEnabled() : gpu.migDevices() != null;
     if (gpu.timeSlicing() != null && gpu.mps() != null) {
       throw RestProblem.unprocessable(
@@ -70,6 +73,38 @@ final class GpuLayoutTargets {
       throw RestProblem.unprocessable(
           "GPU " + index + ": \"dynamic\": true needs MIG enabled, but \"migEnabled\" is false");
     }
+    requireNone(
+        gpu,
+        "\"dynamic\": true",
+        "a dynamic GPU's instances are made when claims are prepared, and it is not shared");
+    return GpuTarget.dynamic(gpuIndex, Boolean.TRUE.equals(gpu.shares()));
+  }
+
+  /**
+   * A whole GPU published with a shareable twin ({@code "shares": true} without {@code "dynamic"}):
+   * MIG disabled (a {@code "migEnabled"} of true is refused, since static MIG slices are not
+   * shared), and not shared by replicas.
+   */
+  private static GpuTarget sharedWhole(GpuLayout gpu, GpuIndex gpuIndex) {
+    if (Boolean.TRUE.equals(gpu.migEnabled())) {
+      throw RestProblem.unprocessable(
+          "GPU "
+              + gpuIndex
+              + ": \"shares\": true needs \"dynamic\": true or \"migEnabled\": false; static MIG"
+              + " slices are not shared");
+    }
+    requireNone(
+        gpu,
+        "\"shares\": true",
+        "each share is an MPS client of the whole GPU with its own memory and compute limits");
+    return GpuTarget.sharedWhole(gpuIndex);
+  }
+
+  /**
+   * 422 naming the keys when any of those that say what a GPU holds or how replicas share it is
+   * given beside {@code what}.
+   */
+  private static void requireNone(GpuLayout gpu, String what, String why) {
     var set = new ArrayList<String>();
     if (gpu.migDevices() != null) {
       set.add("migDevices");
@@ -86,13 +121,14 @@ final class GpuLayoutTargets {
     if (!set.isEmpty()) {
       throw RestProblem.unprocessable(
           "GPU "
-              + index
-              + ": \"dynamic\": true takes no \""
+              + gpu.gpu()
+              + ": "
+              + what
+              + " takes no \""
               + String.join("\", \"", set)
-              + "\": a dynamic GPU's instances are made when claims are prepared, and it is not"
-              + " shared");
+              + "\": "
+              + why);
     }
-    return GpuTarget.dynamic(gpuIndex);
   }
 
   /** A whole GPU (MIG disabled) shared by {@code "timeSlicing"} or {@code "mps"}. */

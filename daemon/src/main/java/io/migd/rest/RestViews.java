@@ -148,8 +148,12 @@ public final class RestViews {
 
   /** A GPU target in the shape {@code PUT} takes. */
   public static GpuLayout layout(GpuTarget target) {
+    Boolean shares = target.shares() ? true : null;
     if (target.dynamic()) {
-      return new GpuLayout(target.gpu().value(), true, null, null, null, null, true);
+      return new GpuLayout(target.gpu().value(), true, null, null, null, null, true, shares);
+    }
+    if (target.shares()) {
+      return new GpuLayout(target.gpu().value(), false, null, null, null, null, null, shares);
     }
     if (!target.migEnabled()) {
       return switch (target.sharing()) {

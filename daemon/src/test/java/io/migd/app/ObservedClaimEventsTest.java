@@ -26,7 +26,20 @@ class ObservedClaimEventsTest {
       new ObservedClaimEvents(
           new DraMetrics(registry, () -> 0),
           gpu -> calls.add("observe " + gpu.value()),
-          () -> calls.add("rebuild"));
+          () -> calls.add("rebuild"),
+          () -> calls.add("withdraw shares"),
+          (claim, sentence) -> calls.add("warn " + claim.label() + ": " + sentence));
+
+  @Test
+  void aShareOverlapIsCountedWithdrawsTheTwinsAndWarnsOnTheClaim() {
+    events.shareOverlap(new ClaimKey("uid-1", "ml", "train"), "allocated over shared device x");
+
+    assertThat(calls)
+        .containsExactly(
+            "withdraw shares", "warn ml/train (uid uid-1): allocated over shared device x");
+    assertThat(registry.get(Metric.DRA_SHARE_OVERLAPS_TOTAL.micrometerName()).counter().count())
+        .isEqualTo(1);
+  }
 
   @Test
   void aPreparesDurationIsRecordedUnderItsKind() {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
@@ -13,6 +15,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -270,6 +273,177 @@ class DraSharingServeIT {
       assertThat(requested()).isEmpty();
       assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
     }
+  }
+
+  /**
+   * Fractions end to end: twins of a dynamic H100's placements and of a T4 without MIG, published
+   * once the gates are open (Kubernetes 1.36.2, kubelet 1.36, {@code migd.dra.shares=true}); two
+   * shares of one MIG slice join its instance and its daemon, whose limits follow the largest
+   * share; an exclusive claim allocated over them fails, is counted and warned about, and withdraws
+   * the node's twins; the last share's unprepare stops the daemon.
+   */
+  @Test
+  void sharesASliceByMemoryAndComputeWithTheLimitsMpsHolds() throws Exception {
+    assumeTrue(MpsSupervisor.unavailable().isEmpty(), MpsSupervisor.unavailable());
+    mpsRoot = Files.createTempDirectory(Path.of("/tmp"), "migd-mps");
+    var sim = SimulatedNvml.extract(nodeDir.resolve("mps-sim"));
+    Path config =
+        Files.writeString(
+            nodeDir.resolve("fractions.yaml"),
+            """
+            version: v1
+            mig-configs:
+              fractions:
+                - devices: [0]
+                  mig-enabled: true
+                  dynamic: true
+                  shares: true
+                - devices: [1]
+                  mig-enabled: false
+                  shares: true
+            """);
+    var node =
+        DraServeNode.create(
+                server,
+                client,
+                nodeDir,
+                List.of(new SimulatedProc.Gpu(0, 8, 7), new SimulatedProc.Gpu(1, 0, 0)))
+            .withEnvironment("MIGD_CONFIGFILE", config.toString())
+            .withEnvironment("MIGD_CONFIG", "fractions")
+            .withEnvironment("MIGD_DRA_SHARES", "true")
+            .withEnvironment("MIGD_MPS_CONTROLCOMMAND", sim.mpsControlPath().toString())
+            .withEnvironment("MIGD_MPS_ROOT", mpsRoot.toString());
+    server.setVersionInfo(
+        new VersionInfo.Builder().withMajor("1").withMinor("36").withGitVersion("v1.36.2").build());
+    client
+        .nodes()
+        .withName(NODE)
+        .editStatus(
+            n ->
+                new NodeBuilder(n)
+                    .editOrNewStatus()
+                    .editOrNewNodeInfo()
+                    .withKubeletVersion("v1.36.2")
+                    .endNodeInfo()
+                    .endStatus()
+                    .build());
+    String slice = "gpu-0-mig-1g10gb-19-0";
+    String twin = slice + "-shared";
+    try (node;
+        var supervisor =
+            MpsSupervisor.start(mpsRoot, sim, node.stateFile(), nodeDir.resolve("supervisor.log"));
+        var daemon = node.serve("H100-SXM5-80GB,T4");
+        var kubelet = node.register()) {
+      await()
+          .atMost(DraServeNode.PATIENCE)
+          .untilAsserted(
+              () -> {
+                assertThat(node.deviceNamed(twin)).isPresent();
+                assertThat(node.deviceNamed("gpu-1-shared")).isPresent();
+              });
+      var published = node.deviceNamed(twin).orElseThrow();
+      assertThat(published.getAllowMultipleAllocations()).isTrue();
+      assertThat(published.getAttributes().get("type").getString()).isEqualTo("mig-share");
+      assertThat(published.getCapacity().get("compute").getRequestPolicy().getValidRange().getMin())
+          .isEqualTo(new Quantity("17"));
+      assertThat(node.deviceNamed(slice).orElseThrow().getConsumesCounters())
+          .isEqualTo(published.getConsumesCounters());
+
+      String shareA = "6de5d941-c79d-4a8a-ba10-668351620525";
+      String shareB = "0c4f3a4e-4a0e-4b8e-9d55-3f1f6c2b9a10";
+      String a = create(shareClaim("share-a", twin, shareA, "4Gi", "20"));
+      var first = DraServeNode.prepare(kubelet, "share-a", a);
+      assertThat(first.getError()).as(daemon.stderr()).isEmpty();
+      assertThat(first.getDevicesList())
+          .singleElement()
+          .satisfies(
+              d -> {
+                assertThat(d.getShareId()).isEqualTo(shareA);
+                assertThat(d.getCdiDeviceIdsList())
+                    .containsExactly("k8s.migd.io/claim=" + a + "-" + twin + "-" + shareA);
+              });
+      String id = onlyDaemon();
+      assertThat(log(id))
+          .containsExactly(
+              "-f -M",
+              "set_default_active_thread_percentage 20",
+              "set_default_device_pinned_mem_limit 0 4096M");
+      assertThat(node.cdiSpec(a))
+          .content()
+          .contains("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=4096M")
+          .contains("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=20")
+          .contains("hostPath: " + mpsRoot.resolve(id).resolve("pipe"));
+
+      // a larger share joins the slice and raises the daemon's limits, its servers' too
+      String b = create(shareClaim("share-b", twin, shareB, "10Gi", "50"));
+      var second = DraServeNode.prepare(kubelet, "share-b", b);
+      assertThat(second.getError()).as(daemon.stderr()).isEmpty();
+      assertThat(requested()).containsExactly(id);
+      assertThat(node.gpus(daemon).get(0).path("slices")).hasSize(1);
+      assertThat(log(id))
+          .contains(
+              "set_default_active_thread_percentage 50",
+              "set_default_device_pinned_mem_limit 0 10240M")
+          .anySatisfy(l -> assertThat(l).matches("set_device_pinned_mem_limit \\d+ 0 10240M"))
+          .anySatisfy(l -> assertThat(l).matches("set_active_thread_percentage \\d+ 50"));
+      assertThat(node.cdiSpec(b)).content().contains("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=10240M");
+      String metrics = node.get("http://127.0.0.1:" + daemon.httpPort() + "/actuator/prometheus");
+      assertThat(metrics)
+          .contains("migd_dra_shares{device=\"" + twin + "\",gpu=\"0\"} 2.0")
+          .contains("migd_dra_share_compute_percent{device=\"" + twin + "\",gpu=\"0\"} 70.0");
+
+      // an exclusive device allocated over the shared slice: refused, reported, twins withdrawn
+      String over = node.createClaim("over", "gpu-0-mig-7g80gb-0-0");
+      assertThat(DraServeNode.prepare(kubelet, "over", over).getError())
+          .contains("was allocated over shared device " + twin)
+          .contains("is kube-scheduler older than 1.36.2?");
+      await()
+          .atMost(DraServeNode.PATIENCE)
+          .untilAsserted(
+              () -> {
+                assertThat(node.deviceNamed(twin)).isEmpty();
+                assertThat(client.v1().events().inNamespace("default").list().getItems())
+                    .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("SharedDeviceOverlap"));
+              });
+      assertThat(node.get("http://127.0.0.1:" + daemon.httpPort() + "/actuator/prometheus"))
+          .contains("migd_dra_share_overlaps_total 1.0");
+
+      // the daemon outlives the first share's unprepare and stops with the last
+      assertThat(DraServeNode.unprepare(kubelet, "share-a", a).getError()).isEmpty();
+      assertThat(requested()).containsExactly(id);
+      assertThat(DraServeNode.unprepare(kubelet, "share-b", b).getError()).isEmpty();
+      assertThat(requested()).isEmpty();
+      assertThat(mpsRoot.resolve(id).resolve("state"))
+          .content()
+          .isEqualToIgnoringNewLines("stopped");
+      assertThat(daemon.isAlive()).as(daemon.stderr()).isTrue();
+    }
+  }
+
+  /** Claim {@code ml/NAME} given a share of {@code twin}, as the 1.36 scheduler writes it. */
+  private static ResourceClaim shareClaim(
+      String name, String twin, String shareId, String memory, String compute) {
+    return AllocatedClaims.requested("ml", name)
+        .withNewStatus()
+        .withNewAllocation()
+        .withNewDevices()
+        .addToResults(
+            new DeviceRequestAllocationResultBuilder()
+                .withRequest(AllocatedClaims.REQUEST)
+                .withDriver(DRIVER)
+                .withPool(NODE)
+                .withDevice(twin)
+                .withShareID(shareId)
+                .withConsumedCapacity(
+                    Map.of(
+                        "memory", new Quantity(memory),
+                        "compute", new Quantity(compute),
+                        "multiprocessors", new Quantity("0")))
+                .build())
+        .endDevices()
+        .endAllocation()
+        .endStatus()
+        .build();
   }
 
   /** NVIDIA's quickstart template made a claim, allocated the T4, as the scheduler does. */

@@ -47,11 +47,32 @@ class DynamicLayoutTest {
             new Desired.Intent.Layout(
                 List.of(GpuTarget.dynamic(new GpuIndex(0)), GpuTarget.whole(new GpuIndex(1), 1))));
     var shown = RestViews.layout(GpuTarget.dynamic(new GpuIndex(0)));
-    assertThat(shown).isEqualTo(new GpuLayout(0, true, null, null, null, null, true));
+    assertThat(shown).isEqualTo(new GpuLayout(0, true, null, null, null, null, true, null));
     assertThat(JSON.writeValueAsString(shown))
         .isEqualTo("{\"gpu\":0,\"migEnabled\":true,\"dynamic\":true}");
     assertThat(JSON.writeValueAsString(RestViews.layout(GpuTarget.whole(new GpuIndex(1), 1))))
         .doesNotContain("dynamic");
+  }
+
+  @Test
+  void readsTheSharesOfADynamicAndAWholeGpuAndShowsThemBackAsGiven() {
+    var intent =
+        intent(
+            "{\"gpus\":[{\"gpu\":0,\"dynamic\":true,\"shares\":true},"
+                + "{\"gpu\":1,\"migEnabled\":false,\"shares\":true},{\"gpu\":2,\"shares\":true}]}");
+
+    var shared =
+        List.of(GpuTarget.dynamic(new GpuIndex(0), true), GpuTarget.sharedWhole(new GpuIndex(1)));
+    assertThat(intent)
+        .isEqualTo(
+            new Desired.Intent.Layout(
+                List.of(shared.get(0), shared.get(1), GpuTarget.sharedWhole(new GpuIndex(2)))));
+    assertThat(shared.stream().map(t -> JSON.writeValueAsString(RestViews.layout(t))))
+        .containsExactly(
+            "{\"gpu\":0,\"migEnabled\":true,\"dynamic\":true,\"shares\":true}",
+            "{\"gpu\":1,\"migEnabled\":false,\"shares\":true}");
+    assertThat(JSON.writeValueAsString(RestViews.layout(GpuTarget.dynamic(new GpuIndex(0)))))
+        .doesNotContain("shares");
   }
 
   @Test
@@ -87,7 +108,19 @@ class DynamicLayoutTest {
             "MPS and sharing",
             "{\"gpus\":[{\"gpu\":0,\"dynamic\":true,\"mps\":{\"replicas\":2},"
                 + "\"sharing\":{\"1g.5gb\":{\"mps\":{\"replicas\":2}}}}]}",
-            "GPU 0: \"dynamic\": true takes no \"mps\", \"sharing\""));
+            "GPU 0: \"dynamic\": true takes no \"mps\", \"sharing\""),
+        new Refused(
+            "shares of static MIG slices",
+            "{\"gpus\":[{\"gpu\":0,\"shares\":true,\"migEnabled\":true}]}",
+            "GPU 0: \"shares\": true needs \"dynamic\": true or \"migEnabled\": false"),
+        new Refused(
+            "shares of a time-sliced GPU",
+            "{\"gpus\":[{\"gpu\":0,\"shares\":true,\"timeSlicing\":{\"replicas\":2}}]}",
+            "GPU 0: \"shares\": true takes no \"timeSlicing\""),
+        new Refused(
+            "shares of a dynamic GPU with MIG devices",
+            "{\"gpus\":[{\"gpu\":0,\"dynamic\":true,\"shares\":true,\"migDevices\":{}}]}",
+            "GPU 0: \"dynamic\": true takes no \"migDevices\""));
   }
 
   @ParameterizedTest

@@ -344,6 +344,18 @@ class LayoutApiIT {
             422,
             "GPU 0: \"dynamic\": true takes no \"migDevices\""),
         new Case(
+            "shares in device-plugin mode",
+            json,
+            "{\"gpus\":[{\"gpu\":0,\"dynamic\":true,\"shares\":true}]}",
+            422,
+            "GPU 0: shares need migd.kubelet.mode=dra"),
+        new Case(
+            "shares of static MIG slices",
+            json,
+            "{\"gpus\":[{\"gpu\":0,\"migEnabled\":true,\"shares\":true}]}",
+            422,
+            "GPU 0: \"shares\": true needs \"dynamic\": true or \"migEnabled\": false"),
+        new Case(
             "all-dynamic in device-plugin mode",
             json,
             "{\"config\":\"all-dynamic\"}",

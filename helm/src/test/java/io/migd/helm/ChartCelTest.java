@@ -19,7 +19,8 @@ class ChartCelTest {
           Map.of(
               "nodeGroups[0].kubelet.mode", "dra",
               "dra.deviceClasses.create", "true",
-              "dra.extendedResources", "true"),
+              "dra.extendedResources", "true",
+              "dra.shares", "true"),
           "1.36.0");
   private static final JsonNode SLICES_POLICY =
       CHART.named("ValidatingAdmissionPolicy", "migd-resourceslices");
@@ -91,6 +92,22 @@ class ChartCelTest {
     assertThat(selects("mig-1g.10gb.gpu.nvidia.com", plain)).isTrue();
     assertThat(selects("mig-1g.10gb.gpu.nvidia.com", me)).isFalse();
     assertThat(selects("mig-1g.10gb.gpu.nvidia.com", device(DRIVER, "gpu", null))).isFalse();
+  }
+
+  @Test
+  void theShareClassSelectsTheDriversTwinsAndNoExclusiveDevice() {
+    var exclusive = new LinkedHashMap<String, Object>(device(DRIVER, "mig", "1g.10gb"));
+    exclusive.put("allowMultipleAllocations", false);
+    var twin = new LinkedHashMap<String, Object>(device(DRIVER, "mig-share", "1g.10gb"));
+    twin.put("allowMultipleAllocations", true);
+    var othersTwin = new LinkedHashMap<String, Object>(twin);
+    othersTwin.put("driver", "gpu.example.com");
+
+    assertThat(selects("share.migd.io", twin)).isTrue();
+    assertThat(selects("share.migd.io", exclusive)).isFalse();
+    assertThat(selects("share.migd.io", othersTwin)).isFalse();
+    assertThat(selects("mig.nvidia.com", twin)).as("no exclusive class selects a twin").isFalse();
+    assertThat(selects("mig-1g.10gb.gpu.nvidia.com", twin)).isFalse();
   }
 
   /**

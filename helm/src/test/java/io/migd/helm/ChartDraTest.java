@@ -26,6 +26,7 @@ class ChartDraTest {
             entry("MIGD_KUBELET_MODE", "dra"),
             entry("MIGD_DRA_DRIVERNAME", "gpu.nvidia.com"),
             entry("MIGD_DRA_PARTITIONABLE", "false"),
+            entry("MIGD_DRA_SHARES", "false"),
             entry("MIGD_DRA_REGISTRYDIR", "/var/lib/kubelet/plugins_registry"),
             entry("MIGD_DRA_PLUGINDIR", "/var/lib/kubelet/plugins/gpu.nvidia.com"),
             entry("MIGD_CDI_ENABLED", "true"),
@@ -151,6 +152,35 @@ class ChartDraTest {
         .allSatisfy(
             c -> assertThat(c.path("apiVersion").asString()).isEqualTo("resource.k8s.io/v1"))
         .allSatisfy(c -> assertThat(c.path("spec").has("extendedResourceName")).isFalse());
+  }
+
+  @Test
+  void sharesTellMigdAndAddTheClassThatSelectsTheTwins() {
+    assertThat(CHART.names("DeviceClass")).doesNotContain("share.migd.io");
+    assertThat(CHART.env()).doesNotContainKey("MIGD_DRA_SHARES_NAMESPACES");
+
+    var chart =
+        Chart.render(
+            withDra(
+                "dra.shares", "true", "dra.sharesNamespaces", "single", "dra.driverName", "x.io"),
+            KUBERNETES);
+
+    assertThat(chart.env())
+        .contains(entry("MIGD_DRA_SHARES", "true"), entry("MIGD_DRA_SHARES_NAMESPACES", "single"));
+    assertThat(chart.names("DeviceClass")).containsExactly("share.migd.io");
+    assertThat(selectors(chart))
+        .containsExactly(
+            entry(
+                "share.migd.io",
+                "device.driver == 'x.io' && device.allowMultipleAllocations == true"));
+  }
+
+  @Test
+  void sharesNeedADraGroupAndANamespacesRuleMigdKnows() {
+    assertThatThrownBy(() -> Chart.render(Map.of("dra.shares", "true"), KUBERNETES))
+        .hasMessageContaining("dra.shares needs a node group in kubelet.mode dra");
+    assertThatThrownBy(() -> Chart.render(withDra("dra.sharesNamespaces", "one"), KUBERNETES))
+        .hasMessageContaining("sharesNamespaces");
   }
 
   @Test

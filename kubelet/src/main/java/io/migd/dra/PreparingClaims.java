@@ -45,6 +45,11 @@ public final class PreparingClaims implements ClaimPreparation {
   }
 
   private static PreparedDevice device(String pool, CheckpointClaim.Device d) {
-    return new PreparedDevice(d.requestNames(), pool, d.name(), d.cdiDeviceIds());
+    return new PreparedDevice(
+        d.requestNames(),
+        pool,
+        d.name(),
+        d.cdiDeviceIds(),
+        d.share().map(CheckpointClaim.Share::shareId).orElse(null));
   }
 }

@@ -40,6 +40,9 @@ import java.util.SequencedMap;
  *     profile at every placement, and an instance is created only when a claim is prepared; needs
  *     {@code mig-enabled: true} and no {@code mig-devices}, {@code sharing}, {@code time-slicing}
  *     or {@code mps}
+ * @param shares migd's {@code shares} extension (DRA mode): each device of the GPUs it selects is
+ *     also published as a shareable twin, shared by claims with MPS limits; needs {@code dynamic:
+ *     true} or {@code mig-enabled: false} (a whole GPU), and no {@code time-slicing} or {@code mps}
  */
 public record MigConfigItem(
     DeviceSelection devices,
@@ -49,15 +52,16 @@ public record MigConfigItem(
     TimeSlicing timeSlicing,
     MpsSharing mps,
     SequencedMap<ProfileName, Sharing> sharing,
-    boolean dynamic) {
+    boolean dynamic,
+    boolean shares) {
 
   /**
    * Validates the item and copies its collections.
    *
    * @throws IllegalArgumentException if MIG devices are given with MIG disabled, a count is
    *     negative, a filter repeats, both {@code time-slicing} and {@code mps} are set, {@code
-   *     sharing} names a profile the item does not ask for, or a dynamic item has MIG disabled, MIG
-   *     devices or sharing
+   *     sharing} names a profile the item does not ask for, a dynamic item has MIG disabled, MIG
+   *     devices or sharing, or a shares item is static with MIG enabled or has time-slicing or mps
    */
   public MigConfigItem {
     Objects.requireNonNull(devices, "devices");
@@ -103,6 +107,16 @@ public record MigConfigItem(
             "dynamic takes no mig-devices, time-slicing or mps: claims make the instances");
       }
     }
+    if (shares) {
+      if (migEnabled && !dynamic) {
+        throw new IllegalArgumentException(
+            "shares needs dynamic true or mig-enabled false: static MIG slices are not shared");
+      }
+      if (!(timeSlicing instanceof TimeSlicing.Unset) || !(mps instanceof MpsSharing.Unset)) {
+        throw new IllegalArgumentException(
+            "shares takes no time-slicing or mps: shares are MPS clients with their own limits");
+      }
+    }
   }
 
   /**
@@ -124,7 +138,7 @@ public record MigConfigItem(
       TimeSlicing timeSlicing,
       MpsSharing mps,
       SequencedMap<ProfileName, Sharing> sharing) {
-    this(devices, deviceFilters, migEnabled, migDevices, timeSlicing, mps, sharing, false);
+    this(devices, deviceFilters, migEnabled, migDevices, timeSlicing, mps, sharing, false, false);
   }
 
   /**
@@ -135,6 +149,19 @@ public record MigConfigItem(
    * @return the item
    */
   public static MigConfigItem dynamic(DeviceSelection devices, List<DeviceFilter> deviceFilters) {
+    return dynamic(devices, deviceFilters, false);
+  }
+
+  /**
+   * A dynamic item, its devices also published as shareable twins when {@code shares} is true.
+   *
+   * @param devices which GPUs
+   * @param deviceFilters the {@code device-filter} entries
+   * @param shares the {@code shares} key
+   * @return the item
+   */
+  public static MigConfigItem dynamic(
+      DeviceSelection devices, List<DeviceFilter> deviceFilters, boolean shares) {
     return new MigConfigItem(
         devices,
         deviceFilters,
@@ -143,6 +170,28 @@ public record MigConfigItem(
         new TimeSlicing.Unset(),
         new MpsSharing.Unset(),
         new LinkedHashMap<>(),
+        true,
+        shares);
+  }
+
+  /**
+   * A whole GPU (MIG disabled) whose device is also published as a shareable twin (DRA mode).
+   *
+   * @param devices which GPUs
+   * @param deviceFilters the {@code device-filter} entries
+   * @return the item
+   */
+  public static MigConfigItem sharedWhole(
+      DeviceSelection devices, List<DeviceFilter> deviceFilters) {
+    return new MigConfigItem(
+        devices,
+        deviceFilters,
+        false,
+        new LinkedHashMap<>(),
+        new TimeSlicing.Unset(),
+        new MpsSharing.Unset(),
+        new LinkedHashMap<>(),
+        false,
         true);
   }
 

@@ -26,7 +26,9 @@ import tools.jackson.databind.JsonNode;
  * allowed) or with counts that are all zero. Profile names are not checked against GPU models here:
  * a well-formed name a GPU lacks is the planner's {@code Infeasible}, and {@link CatalogCheck}
  * checks a file against the catalogue. migd's {@code dynamic: true} needs {@code mig-enabled: true}
- * and takes none of {@code mig-devices}, {@code sharing}, {@code time-slicing} and {@code mps}.
+ * and takes none of {@code mig-devices}, {@code sharing}, {@code time-slicing} and {@code mps}; its
+ * {@code shares: true} needs {@code dynamic: true} or {@code mig-enabled: false} and takes neither
+ * {@code time-slicing} nor {@code mps}.
  *
  * <p>This class reads the file, its configs and their items; {@link ConfigYamlReader} reads the
  * YAML, {@link DeviceSelectionReader}, {@link MigDevicesReader} and {@link SharingReader} read an
@@ -43,7 +45,8 @@ public final class MigConfigParser {
           "time-slicing",
           "mps",
           "sharing",
-          "dynamic");
+          "dynamic",
+          "shares");
 
   private MigConfigParser() {}
 
@@ -179,7 +182,64 @@ public final class MigConfigParser {
             ? SharingReader.perProfile(fields.get("sharing"), migDevices, at)
             : new LinkedHashMap<ProfileName, Sharing>();
     return new MigConfigItem(
-        devices, filters, migEnabled, migDevices, timeSlicing, mps, sharing, dynamic);
+        devices,
+        filters,
+        migEnabled,
+        migDevices,
+        timeSlicing,
+        mps,
+        sharing,
+        dynamic,
+        shares(fields, migEnabled, dynamic, at));
+  }
+
+  /**
+   * migd's {@code shares} key (DRA mode): true needs a dynamic item or a whole GPU, whose devices
+   * are shared by claims under MPS, so the item shares them no other way.
+   */
+  private static boolean shares(
+      Map<String, JsonNode> fields, boolean migEnabled, boolean dynamic, ConfigPlace at) {
+    if (!flag(fields, "shares", at)) {
+      return false;
+    }
+    if (migEnabled && !dynamic) {
+      throw at.failAt(
+          List.of("shares"),
+          "\"shares\" is true with \"mig-enabled\" true but no \"dynamic\": true; shares are"
+              + " published for dynamic GPUs and whole GPUs (mig-enabled: false), not for static MIG"
+              + " slices");
+    }
+    excludes(
+        fields,
+        "shares",
+        List.of("time-slicing", "mps"),
+        "each share is an MPS client with its own memory and compute limits",
+        at);
+    return true;
+  }
+
+  /** Fails, naming {@code flag} and the key, when any of {@code keys} is set beside it. */
+  private static void excludes(
+      Map<String, JsonNode> fields, String flag, List<String> keys, String why, ConfigPlace at) {
+    for (var key : keys) {
+      if (fields.containsKey(key)) {
+        throw at.failAt(
+            List.of(flag), "\"" + flag + "\" is true, so \"" + key + "\" cannot be set: " + why);
+      }
+    }
+  }
+
+  /** A boolean key: false when absent, else its value, or an error naming the key. */
+  private static boolean flag(Map<String, JsonNode> fields, String key, ConfigPlace at) {
+    var node = fields.get(key);
+    if (node == null) {
+      return false;
+    }
+    if (!node.isBoolean()) {
+      throw at.failAt(
+          List.of(key), "\"" + key + "\" must be true or false, got " + YamlText.describe(node));
+    }
+    return node.booleanValue();
   }
 
   /**
@@ -187,15 +247,7 @@ public final class MigConfigParser {
    * keys that say what the GPU holds or how it is shared, since claims decide that.
    */
   private static boolean dynamic(Map<String, JsonNode> fields, boolean migEnabled, ConfigPlace at) {
-    var node = fields.get("dynamic");
-    if (node == null) {
-      return false;
-    }
-    if (!node.isBoolean()) {
-      throw at.failAt(
-          List.of("dynamic"), "\"dynamic\" must be true or false, got " + YamlText.describe(node));
-    }
-    if (!node.booleanValue()) {
+    if (!flag(fields, "dynamic", at)) {
       return false;
     }
     if (!migEnabled) {
@@ -203,16 +255,12 @@ public final class MigConfigParser {
           List.of("dynamic"),
           "\"dynamic\" is true but \"mig-enabled\" is false; a dynamic GPU has MIG enabled");
     }
-    for (var key : List.of("mig-devices", "sharing", "time-slicing", "mps")) {
-      if (fields.containsKey(key)) {
-        throw at.failAt(
-            List.of("dynamic"),
-            "\"dynamic\" is true, so \""
-                + key
-                + "\" cannot be set: a dynamic GPU's instances are made when claims are prepared,"
-                + " and it is not shared");
-      }
-    }
+    excludes(
+        fields,
+        "dynamic",
+        List.of("mig-devices", "sharing", "time-slicing", "mps"),
+        "a dynamic GPU's instances are made when claims are prepared, and it is not shared",
+        at);
     return true;
   }
 }

@@ -71,6 +71,9 @@ public final class MigConfigWriter {
                         .append('\n'));
       }
     }
+    if (item.shares()) {
+      out.append("      shares: true\n");
+    }
     switch (item.timeSlicing()) {
       case TimeSlicing.Unset() -> {}
       case TimeSlicing.Replicas(var replicas) ->

@@ -414,7 +414,52 @@ class MigConfigParserTest {
         new Rejected(
             "dynamic not a boolean",
             item("devices: all", "mig-enabled: true", "dynamic: \"yes\""),
-            "item 0: \"dynamic\" must be true or false, got"));
+            "item 0: \"dynamic\" must be true or false, got"),
+        new Rejected(
+            "shares on static MIG slices",
+            item("devices: all", "mig-enabled: true", "mig-devices: {}", "shares: true"),
+            "item 0: \"shares\" is true with \"mig-enabled\" true but no \"dynamic\": true"),
+        new Rejected(
+            "shares with time-slicing",
+            item(
+                "devices: all",
+                "mig-enabled: false",
+                "shares: true",
+                "time-slicing: {replicas: 2}"),
+            "item 0: \"shares\" is true, so \"time-slicing\" cannot be set"),
+        new Rejected(
+            "shares with mps",
+            item("devices: all", "mig-enabled: false", "shares: true", "mps: {replicas: 2}"),
+            "item 0: \"shares\" is true, so \"mps\" cannot be set"),
+        new Rejected(
+            "shares not a boolean",
+            item("devices: all", "mig-enabled: true", "dynamic: true", "shares: 1"),
+            "item 0: \"shares\" must be true or false, got"));
+  }
+
+  @Test
+  void readsSharesOfDynamicAndWholeGpus() {
+    var parsed =
+        MigConfigParser.parse(
+            file(
+                """
+                  fractions:
+                    - devices: [0]
+                      mig-enabled: true
+                      dynamic: true
+                      shares: true
+                    - devices: [1]
+                      mig-enabled: false
+                      shares: true
+                    - devices: [2]
+                      mig-enabled: true
+                      dynamic: true
+                      shares: false
+                """));
+
+    var items = parsed.config("fractions").orElseThrow().items();
+    assertThat(items).extracting(MigConfigItem::shares).containsExactly(true, true, false);
+    assertThat(items.get(1).migEnabled()).isFalse();
   }
 
   @Test

@@ -35,6 +35,7 @@ class MigConfigWriterTest {
     }
     cases.add(new Case("awkward names and every key", awkward()));
     cases.add(new Case("sharing of slices and GPUs", shared()));
+    cases.add(new Case("shares of dynamic and whole GPUs", fractions()));
     return cases.build();
   }
 
@@ -91,6 +92,31 @@ class MigConfigWriterTest {
             new MpsSharing.Replicas(4),
             new LinkedHashMap<>());
     return MigConfigFile.of(List.of(new MigConfig("shared", List.of(a100, t4))));
+  }
+
+  private static MigConfigFile fractions() {
+    return MigConfigFile.of(
+        List.of(
+            new MigConfig(
+                "fractions",
+                List.of(
+                    MigConfigItem.dynamic(new DeviceSelection.Indexes(List.of(0)), List.of(), true),
+                    MigConfigItem.sharedWhole(new DeviceSelection.All(), List.of())))));
+  }
+
+  @Test
+  void writesSharesBack() {
+    assertThat(MigConfigWriter.write(fractions()))
+        .contains(
+            """
+                - devices: [0]
+                  mig-enabled: true
+                  dynamic: true
+                  shares: true
+                - devices: all
+                  mig-enabled: false
+                  shares: true
+            """);
   }
 
   @Test

@@ -20,6 +20,10 @@ import java.util.Map;
  *     every profile published at every placement, instances made when claims are prepared; not with
  *     {@code migDevices}, {@code timeSlicing}, {@code mps} or {@code sharing}. Null or false:
  *     static
+ * @param shares {@code true} to publish each device of the GPU also as a shareable twin, shared by
+ *     claims with MPS memory and compute limits ({@code migd.kubelet.mode=dra} only): with {@code
+ *     "dynamic": true}, or on a whole GPU ({@code "migEnabled": false}) without {@code timeSlicing}
+ *     or {@code mps}. Null or false: no shares
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record GpuLayout(
@@ -29,7 +33,8 @@ public record GpuLayout(
     TimeSlicing timeSlicing,
     Mps mps,
     Map<String, SliceSharing> sharing,
-    Boolean dynamic) {
+    Boolean dynamic,
+    Boolean shares) {
 
   /** A static layout (no {@code dynamic}). */
   public GpuLayout(
@@ -39,7 +44,7 @@ public record GpuLayout(
       TimeSlicing timeSlicing,
       Mps mps,
       Map<String, SliceSharing> sharing) {
-    this(gpu, migEnabled, migDevices, timeSlicing, mps, sharing, null);
+    this(gpu, migEnabled, migDevices, timeSlicing, mps, sharing, null, null);
   }
 
   /** A layout without MPS or sharing of slices. */

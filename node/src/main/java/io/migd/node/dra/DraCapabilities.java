@@ -10,11 +10,19 @@ import java.util.Objects;
  *     every GPU is static
  * @param deviceTaints whether device taints survive a write; when not, an unhealthy device is left
  *     out of its slice instead
+ * @param shares whether shareable twins may be published (DESIGN section 14, Fractions: {@code
+ *     migd.dra.shares}, the API server's and the kubelet's versions, and a probe twin read back)
  * @param why one sentence saying why, for the log
  */
-public record DraCapabilities(boolean dynamicDevices, boolean deviceTaints, String why) {
+public record DraCapabilities(
+    boolean dynamicDevices, boolean deviceTaints, boolean shares, String why) {
   /** Checks the reason is there. */
   public DraCapabilities {
     Objects.requireNonNull(why);
+  }
+
+  /** Capabilities without shareable twins. */
+  public DraCapabilities(boolean dynamicDevices, boolean deviceTaints, String why) {
+    this(dynamicDevices, deviceTaints, false, why);
   }
 }

@@ -3,9 +3,12 @@ package io.migd.node.dra;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicy;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicyRange;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSetBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
@@ -17,6 +20,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -29,7 +33,10 @@ import org.slf4j.LoggerFactory;
  * 1.34 DRA mode is refused; from 1.36 dynamic devices are published; on 1.35 only when {@code
  * migd.dra.partitionable} is set and a counter slice written reads back with its {@code
  * sharedCounters} (the API server drops them while the partitionable-devices gate is off). Device
- * taints are checked the same way: a tainted device is written and read back.
+ * taints are checked the same way: a tainted device is written and read back. Shareable twins, when
+ * {@code migd.dra.shares} asks for them, pass the version gates of {@link SharesGate} and then a
+ * probe twin ({@code allowMultipleAllocations} and a capacity with a request policy) must read back
+ * whole (the API server drops both while DRAConsumableCapacity is off).
  *
  * <p>The probe slices belong to a pool of their own, {@code <node>/migd-probe}, which says it has
  * one slice more than is ever written: an incomplete pool, from which no scheduler allocates. They
@@ -40,6 +47,7 @@ public final class DraCapabilityProbe {
   private static final Pattern MINOR = Pattern.compile("^(\\d+)");
   private static final String PROBE_KEY = "migd.io/probe";
   private static final int TOO_MANY_REQUESTS = 429;
+  private static final long GIB = 1L << 30;
 
   private final KubernetesClient client;
   private final String driver;
@@ -63,8 +71,16 @@ public final class DraCapabilityProbe {
    *     Too Many Requests): a failing probe slice is never taken for a dropped field
    */
   public DraCapabilities probe(boolean partitionable) {
+    return probe(partitionable, false);
+  }
+
+  /**
+   * As {@link #probe(boolean)}; with {@code shares} ({@code migd.dra.shares}) the gates of
+   * shareable twins are checked too, and a shut one is logged once, naming it and why.
+   */
+  public DraCapabilities probe(boolean partitionable, boolean shares) {
     try {
-      return probeOnce(partitionable);
+      return probeOnce(partitionable, shares);
     } catch (KubernetesClientException e) {
       if (unanswered(e)) {
         throw new UnansweredException(e);
@@ -95,7 +111,7 @@ public final class DraCapabilityProbe {
     return e.getCode() == 0 || e.getCode() == TOO_MANY_REQUESTS || e.getCode() >= 500;
   }
 
-  private DraCapabilities probeOnce(boolean partitionable) {
+  private DraCapabilities probeOnce(boolean partitionable, boolean sharesAsked) {
     VersionInfo version = client.getKubernetesVersion();
     int major = number(version.getMajor());
     int minor = number(version.getMinor());
@@ -106,7 +122,8 @@ public final class DraCapabilityProbe {
               + " server is "
               + seen);
     }
-    String nodeUid = nodeUid();
+    Node node = node();
+    String nodeUid = node == null ? null : node.getMetadata().getUid();
     boolean taints = taintsKept(nodeUid);
     boolean dynamic;
     String why;
@@ -137,17 +154,54 @@ public final class DraCapabilityProbe {
           "; the API server drops device taints (the DRADeviceTaints feature gate is off), so an"
               + " unhealthy device is left out of its slice instead";
     }
-    var capabilities = new DraCapabilities(dynamic, taints, why);
-    log.info("DRA on {}: dynamicDevices={} deviceTaints={}: {}", seen, dynamic, taints, why);
+    boolean shares = sharesAsked && sharesTaken(version, node, nodeUid);
+    var capabilities = new DraCapabilities(dynamic, taints, shares, why);
+    log.info(
+        "DRA on {}: dynamicDevices={} deviceTaints={} shares={}: {}",
+        seen,
+        dynamic,
+        taints,
+        shares,
+        why);
     return capabilities;
   }
 
-  /** The Node's UID, for the probe slices' owner; null when it cannot be read (no owner then). */
-  private String nodeUid() {
+  /**
+   * Whether shareable twins pass the version gates and a probe twin reads back whole; a shut gate
+   * is logged, naming it.
+   */
+  private boolean sharesTaken(VersionInfo version, Node node, String nodeUid) {
+    String kubelet =
+        node != null && node.getStatus() != null && node.getStatus().getNodeInfo() != null
+            ? node.getStatus().getNodeInfo().getKubeletVersion()
+            : null;
+    var shut = SharesGate.shutByVersions(version.getGitVersion(), kubelet);
+    if (shut.isEmpty() && !twinKept(nodeUid)) {
+      shut =
+          Optional.of(
+              "the API server dropped allowMultipleAllocations or the capacity's request policy of"
+                  + " a probe twin (is the DRAConsumableCapacity feature gate off?)");
+    }
+    if (shut.isPresent()) {
+      log.warn(
+          "shares are off (migd.dra.shares=true): {}; no shareable twin is published", shut.get());
+      return false;
+    }
+    log.info(
+        "shares are on: kube-apiserver {} and kubelet {} take them, and a probe twin read back"
+            + " whole",
+        version.getGitVersion(),
+        kubelet);
+    return true;
+  }
+
+  /**
+   * The Node, for the probe slices' owner and the kubelet's version; null when it cannot be read
+   * (no owner then, and no shares).
+   */
+  private Node node() {
     try {
-      return client.nodes().withName(nodeName).get() instanceof Node node
-          ? node.getMetadata().getUid()
-          : null;
+      return client.nodes().withName(nodeName).get();
     } catch (KubernetesClientException e) {
       if (unanswered(e)) {
         throw e;
@@ -177,6 +231,37 @@ public final class DraCapabilityProbe {
             slice.getSpec().getDevices() != null
                 && slice.getSpec().getDevices().stream()
                     .anyMatch(d -> d.getTaints() != null && !d.getTaints().isEmpty()));
+  }
+
+  private boolean twinKept(String nodeUid) {
+    var memory =
+        new DeviceCapacity(
+            new CapacityRequestPolicy(
+                SliceObjects.quantity(GIB),
+                new CapacityRequestPolicyRange(
+                    null, SliceObjects.quantity(GIB), SliceObjects.quantity(GIB / 4)),
+                null),
+            SliceObjects.quantity(2 * GIB));
+    return readsBack(
+        nodeUid,
+        "shares",
+        spec ->
+            spec.withDevices(
+                new DeviceBuilder()
+                    .withName("probe-shared")
+                    .withAllowMultipleAllocations(true)
+                    .withCapacity(Map.of("memory", memory))
+                    .build()),
+        slice ->
+            slice.getSpec().getDevices() != null
+                && slice.getSpec().getDevices().stream()
+                    .anyMatch(
+                        d ->
+                            Boolean.TRUE.equals(d.getAllowMultipleAllocations())
+                                && d.getCapacity() != null
+                                && d.getCapacity().get("memory") instanceof DeviceCapacity c
+                                && c.getRequestPolicy() != null
+                                && c.getRequestPolicy().getValidRange() != null));
   }
 
   private boolean countersKept(String nodeUid) {

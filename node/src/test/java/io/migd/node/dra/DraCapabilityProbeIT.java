@@ -51,6 +51,32 @@ class DraCapabilityProbeIT {
             .build());
   }
 
+  /**
+   * The API server answers {@code /version} with {@code gitVersion}, this node's kubelet is {@code
+   * kubelet}.
+   */
+  private void versions(String gitVersion, String kubelet) {
+    var parts = gitVersion.substring(1).split("\\.");
+    server.setVersionInfo(
+        new VersionInfo.Builder()
+            .withMajor(parts[0])
+            .withMinor(parts[1])
+            .withGitVersion(gitVersion)
+            .build());
+    client
+        .nodes()
+        .withName(NODE)
+        .edit(
+            n ->
+                new NodeBuilder(n)
+                    .withNewStatus()
+                    .withNewNodeInfo()
+                    .withKubeletVersion(kubelet)
+                    .endNodeInfo()
+                    .endStatus()
+                    .build());
+  }
+
   /** The API server drops {@code part} of the probe slice: its read-back lacks it. */
   private void drops(String part) {
     String name = "probe-" + part + "-" + TestPools.DRIVER + "-" + NODE;
@@ -170,6 +196,44 @@ class DraCapabilityProbeIT {
       assertThat(capabilities.dynamicDevices()).isTrue();
       assertThat(capabilities.deviceTaints()).isTrue();
     }
+  }
+
+  @Test
+  void publishesSharesFromKubernetes1362WithAKubelet136AndATwinReadBack() {
+    versions("v1.36.2", "v1.36.0");
+
+    assertThat(new DraCapabilityProbe(client, TestPools.DRIVER, NODE).probe(false, true).shares())
+        .isTrue();
+    assertThat(client.dynamicResourceAllocation().v1().resourcesSlices().list().getItems())
+        .as("the probe slices are deleted again")
+        .isEmpty();
+    assertThat(probe(false).shares()).as("without migd.dra.shares").isFalse();
+  }
+
+  @ParameterizedTest(name = "kube-apiserver {0}, kubelet {1}")
+  @CsvSource({
+    "v1.36.1, v1.36.1",
+    "v1.35.9, v1.35.9",
+    "v1.37.0, v1.35.4",
+    "v1.36.2, ''",
+  })
+  void keepsSharesOffBelowTheVersionsThatCountThem(String apiServer, String kubelet) {
+    versions(apiServer, kubelet);
+
+    assertThat(new DraCapabilityProbe(client, TestPools.DRIVER, NODE).probe(false, true).shares())
+        .isFalse();
+  }
+
+  @Test
+  void keepsSharesOffWhenTheProbeTwinLosesItsFields() {
+    versions("v1.36.2", "v1.36.2");
+    drops("shares");
+
+    DraCapabilities capabilities =
+        new DraCapabilityProbe(client, TestPools.DRIVER, NODE).probe(false, true);
+
+    assertThat(capabilities.shares()).isFalse();
+    assertThat(capabilities.dynamicDevices()).isTrue();
   }
 
   @Test
