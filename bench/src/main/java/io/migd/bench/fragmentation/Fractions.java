@@ -3,6 +3,7 @@ package io.migd.bench.fragmentation;
 import io.migd.bench.fragmentation.MigdPool.Held;
 import io.migd.bench.fragmentation.MigdPool.HeldShare;
 import io.migd.layout.DeviceNames;
+import io.migd.ownership.CheckpointClaim;
 import io.migd.pool.GpuFacts;
 import io.migd.pool.testing.DeviceRequest;
 import io.migd.pool.testing.DeviceRequest.Selector;
@@ -228,12 +229,16 @@ public final class Fractions {
       if (!(DeviceNames.parse(device).orElse(null) instanceof DeviceNames.Parsed.WholeGpu whole)) {
         throw new IllegalStateException(result.device() + " is not a whole GPU's twin");
       }
-      held.put(claim.id(), new HeldShare(result.device(), gpus.get(whole.minor()), claim.id()));
-      grants.add(
-          new Grant(
-              ask,
-              result.consumedCapacity().get("memory"),
-              result.consumedCapacity().get("compute")));
+      long memory = result.consumedCapacity().get("memory");
+      long compute = result.consumedCapacity().get("compute");
+      held.put(
+          claim.id(),
+          new HeldShare(
+              result.device(),
+              gpus.get(whole.minor()),
+              claim.id(),
+              new CheckpointClaim.Share(result.shareId().orElseThrow(), memory, (int) compute)));
+      grants.add(new Grant(ask, memory, compute));
     }
     return new Result(claims, grants);
   }
