@@ -3,6 +3,7 @@ package io.migd.bench.fragmentation;
 import io.migd.bench.fragmentation.MigdPool.Held;
 import io.migd.bench.fragmentation.MigdPool.HeldShare;
 import io.migd.layout.DeviceNames;
+import io.migd.ownership.CheckpointClaim;
 import io.migd.pool.GpuFacts;
 import io.migd.pool.testing.DeviceRequest;
 import io.migd.pool.testing.DeviceRequest.Selector;
@@ -37,8 +38,9 @@ import java.util.stream.IntStream;
  *       (compute percent of the GPU's 7 compute slices, rounded up to the profile's slices).
  * </ul>
  *
- * <p>Arguments: seeds (default 20, seeds 1..n), events per seed (default 4,000), offered load
- * (default 0.9: memory asked over the node's memory, on average).
+ * <p>Arguments: seeds (default 10, seeds 1..n), events per seed (default 2,000), offered load
+ * (default 0.6: memory asked over the node's memory, on average), asks ({@code uniform}, the
+ * default, or {@code log-uniform}).
  */
 public final class Fractions {
   static final long MIB = 1L << 20;
@@ -84,9 +86,9 @@ public final class Fractions {
 
   /** Runs every seed over shares and exclusive devices and prints one line per seed and totals. */
   public static void main(String[] args) {
-    int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-    int count = args.length > 1 ? Integer.parseInt(args[1]) : 4_000;
-    double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.9;
+    int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+    int count = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
+    double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.6;
     var asks =
         args.length > 3
             ? Asks.valueOf(args[3].toUpperCase(Locale.ROOT).replace('-', '_'))
@@ -227,12 +229,16 @@ public final class Fractions {
       if (!(DeviceNames.parse(device).orElse(null) instanceof DeviceNames.Parsed.WholeGpu whole)) {
         throw new IllegalStateException(result.device() + " is not a whole GPU's twin");
       }
-      held.put(claim.id(), new HeldShare(result.device(), gpus.get(whole.minor()), claim.id()));
-      grants.add(
-          new Grant(
-              ask,
-              result.consumedCapacity().get("memory"),
-              result.consumedCapacity().get("compute")));
+      long memory = result.consumedCapacity().get("memory");
+      long compute = result.consumedCapacity().get("compute");
+      held.put(
+          claim.id(),
+          new HeldShare(
+              result.device(),
+              gpus.get(whole.minor()),
+              claim.id(),
+              new CheckpointClaim.Share(result.shareId().orElseThrow(), memory, (int) compute)));
+      grants.add(new Grant(ask, memory, compute));
     }
     return new Result(claims, grants);
   }

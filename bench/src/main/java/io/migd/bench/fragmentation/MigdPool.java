@@ -15,6 +15,7 @@ import io.migd.profiles.Placement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * migd's pool as {@link PoolBuilder} publishes it for an all-dynamic node whose claims are all
@@ -59,10 +60,10 @@ final class MigdPool {
   }
 
   /**
-   * A share of a whole GPU's twin a claim holds, prepared: the GPU handed out whole, with MIG off
-   * (the claim's checkpoint names the twin).
+   * A share of a whole GPU's twin a claim holds, prepared as the daemon records it: the GPU handed
+   * out whole under the twin's name, MIG off, with the share's ID and amounts.
    */
-  record HeldShare(String twin, GpuFacts gpu, int id) {
+  record HeldShare(String twin, GpuFacts gpu, int id, CheckpointClaim.Share share) {
     CheckpointClaim claimed() {
       return new CheckpointClaim(
           new ClaimKey("uid-share-" + id, "default", "claim-" + id),
@@ -73,7 +74,8 @@ final class MigdPool {
                   Kind.CREATED,
                   List.of(),
                   List.of(),
-                  "")));
+                  "",
+                  Optional.of(share))));
     }
   }
 
