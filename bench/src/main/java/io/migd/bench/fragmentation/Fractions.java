@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
@@ -35,7 +34,7 @@ import java.util.stream.IntStream;
  *   <li>shares: one share of a whole GPU's twin ({@code share.migd.io}, {@code type ==
  *       "gpu-share"}, so compute is a percent of the GPU) asking its memory and compute;
  *   <li>exclusive: one MIG device of the smallest profile holding both its memory and its compute
- *       (compute percent of the GPU's 7 compute slices, rounded up to the profile's slices).
+ *       (compute percent of the GPU's multiprocessors, as a share's compute is).
  * </ul>
  *
  * <p>Arguments: seeds (default 10, seeds 1..n), events per seed (default 2,000), offered load
@@ -45,7 +44,6 @@ import java.util.stream.IntStream;
 public final class Fractions {
   static final long MIB = 1L << 20;
   static final long GIB = 1L << 30;
-  private static final Pattern COMPUTE_SLICES = Pattern.compile("^(\\d+)g\\.");
 
   /** What a claim asks: bytes of memory and a percent of a GPU's compute. */
   record Ask(long memory, int compute) {}
@@ -266,32 +264,28 @@ public final class Fractions {
   }
 
   /**
-   * The smallest profile (fewest memory slices, then fewest compute slices) with at least the asked
-   * memory and at least {@code compute} percent of the GPU's compute slices.
+   * The smallest profile (fewest memory slices, then fewest multiprocessors) with at least the
+   * asked memory and at least {@code compute} percent of the GPU's multiprocessors: a share's
+   * compute is a percent of its device's multiprocessors (MPS's active thread percentage), so the
+   * exclusive device must offer as many ({@code 1g.10gb} has 16 of an H100's 132, 12 %).
    */
   static GpuFacts.MigProfile smallestProfile(Ask ask, GpuFacts gpu) {
-    int slices = (ask.compute() * gpuComputeSlices(gpu) + 99) / 100;
+    long needed = ((long) ask.compute() * gpuMultiprocessors(gpu) + 99) / 100;
     return gpu.profiles().stream()
         .filter(p -> !p.name().contains("+"))
-        .filter(p -> computeSlices(p) >= slices && p.memoryMiB() * MIB >= ask.memory())
+        .filter(p -> p.multiprocessors() >= needed && p.memoryMiB() * MIB >= ask.memory())
         .min(
             Comparator.comparingInt(GpuFacts.MigProfile::sliceCount)
-                .thenComparingInt(Fractions::computeSlices))
+                .thenComparingInt(GpuFacts.MigProfile::multiprocessors))
         .orElseThrow(() -> new IllegalArgumentException("no profile holds " + ask));
   }
 
-  /** The GPU's compute slices: its largest profile's (7 on an H100). */
-  static int gpuComputeSlices(GpuFacts gpu) {
-    return gpu.profiles().stream().mapToInt(Fractions::computeSlices).max().orElseThrow();
-  }
-
-  /** The compute slices a profile's name gives ({@code 3g.40gb}: 3). */
-  static int computeSlices(GpuFacts.MigProfile profile) {
-    var matcher = COMPUTE_SLICES.matcher(profile.name());
-    if (!matcher.find()) {
-      throw new IllegalArgumentException("profile " + profile.name() + " names no compute slices");
-    }
-    return Integer.parseInt(matcher.group(1));
+  /** The GPU's multiprocessors: its largest profile's (132 on an H100). */
+  static int gpuMultiprocessors(GpuFacts gpu) {
+    return gpu.profiles().stream()
+        .mapToInt(GpuFacts.MigProfile::multiprocessors)
+        .max()
+        .orElseThrow();
   }
 
   /**
@@ -331,7 +325,7 @@ public final class Fractions {
             new Grant(
                 asks.get(uid),
                 profile.memoryMiB() * MIB,
-                100L * computeSlices(profile) / gpuComputeSlices(gpus.getFirst())));
+                100L * profile.multiprocessors() / gpuMultiprocessors(gpus.getFirst())));
       }
       return device;
     }
