@@ -37,10 +37,12 @@ public final class Footprint {
 
   /**
    * What the image and the chart run (daemon/Dockerfile, helm/migd/values.yaml): the serial
-   * collector, C1 only with one compiler thread, a heap for the daemon's live set with a young
-   * generation of at most 8 MB, small thread stacks and code cache, glibc's free memory returned
-   * every 5 s, two malloc arenas, and the OpenAPI document and Swagger UI off. Public for the chaos
-   * runner, which runs migd as the image does.
+   * collector, C1 only with one compiler thread and five times its default thresholds, a heap for
+   * the daemon's live set with a young generation of at most 8 MB, soft references cleared at each
+   * collection, small thread stacks and code cache, glibc's free memory returned every 5 s, an AOT
+   * cache without method profiles (only C2 would use them), gRPC's Netty with unpooled buffers and
+   * one event-loop thread, two malloc arenas, and the OpenAPI document and Swagger UI off. Public
+   * for the chaos runner, which runs migd as the image does.
    */
   public static final List<String> IMAGE =
       List.of(
@@ -54,6 +56,13 @@ public final class Footprint {
           "-XX:CICompilerCount=1",
           "-XX:TrimNativeHeapInterval=5000",
           "-XX:+ExitOnOutOfMemoryError",
+          "-XX:CompileThresholdScaling=5",
+          "-XX:SoftRefLRUPolicyMSPerMB=0",
+          "-XX:+UnlockDiagnosticVMOptions",
+          "-XX:-AOTRecordTraining",
+          "-XX:-AOTReplayTraining",
+          "-Dio.grpc.netty.shaded.io.netty.allocator.type=unpooled",
+          "-Dio.grpc.netty.shaded.io.netty.eventLoopThreads=1",
           ENV + "MALLOC_ARENA_MAX=2",
           ENV + "SPRINGDOC_API_DOCS_ENABLED=false",
           ENV + "SPRINGDOC_SWAGGER_UI_ENABLED=false");
