@@ -45,7 +45,7 @@ class AlertRulesTest {
     var run = run("check", "rules", Chart.DIR.resolve("files/alerts.yaml").toString());
 
     assertThat(run.status()).as(run.output()).isZero();
-    assertThat(run.output()).contains("SUCCESS: 3 rules found");
+    assertThat(run.output()).contains("SUCCESS: 4 rules found");
   }
 
   @Test

@@ -144,7 +144,11 @@ class ChartValuesTest {
                 .path("rules")
                 .valueStream()
                 .map(r -> r.path("alert").asString()))
-        .containsExactly("MigdLayoutOutOfSync", "MigdReconcileFailed", "MigdDevicesUnhealthy");
+        .containsExactly(
+            "MigdLayoutOutOfSync",
+            "MigdReconcileFailed",
+            "MigdDevicesUnhealthy",
+            "MigdSharedDeviceOverlap");
   }
 
   @Test
