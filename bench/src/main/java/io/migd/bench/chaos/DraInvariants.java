@@ -134,7 +134,7 @@ final class DraInvariants {
               claim.name() + " " + device + ": " + problem.get());
           continue;
         }
-        Optional<Integer> minor = DraDeviceNames.minor(device);
+        Optional<Integer> minor = DraDeviceNames.minor(DraDeviceNames.exclusive(device));
         if (minor.isEmpty()) {
           continue;
         }
