@@ -11,6 +11,13 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.migd.dra.FakeDraKubelet;
 import io.migd.kubelet.FakeKubelet;
 import io.migd.kubelet.FakePodResources;
+import io.migd.profiles.DeviceSelection;
+import io.migd.profiles.GeneratedConfigs;
+import io.migd.profiles.GpuModelCatalog;
+import io.migd.profiles.MigConfig;
+import io.migd.profiles.MigConfigFile;
+import io.migd.profiles.MigConfigItem;
+import io.migd.profiles.MigConfigWriter;
 import io.migd.sim.Kubeconfig;
 import io.migd.sim.MpsSupervisor;
 import io.migd.sim.NvidiaCtkStandIn;
@@ -23,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,6 +57,9 @@ final class ChaosNode implements AutoCloseable {
   /** migd's DRA driver name (its default, NVIDIA's). */
   static final String DRIVER = "gpu.nvidia.com";
 
+  /** The Kubernetes and kubelet version of a node whose GPUs publish shares (their gates). */
+  private static final String SHARES_VERSION = "v1.36.2";
+
   /** How long a DRA operation waits for migd's registration socket after a restart. */
   private static final Duration REGISTRATION_PATIENCE = Duration.ofSeconds(2);
 
@@ -63,6 +74,10 @@ final class ChaosNode implements AutoCloseable {
   final FakePodResources podResources;
   final MigdDaemon migd;
   final boolean dra;
+
+  /** (DRA) Whether the dynamic GPUs and the GPU without MIG publish shareable twins. */
+  final boolean shares;
+
   private final Path podResourcesDir;
   private final Path registrySocket;
   private FakeKubelet kubelet;
@@ -82,6 +97,7 @@ final class ChaosNode implements AutoCloseable {
   static final class OutageDispatcher extends KubernetesCrudDispatcher {
     private volatile long failUntilNanos = System.nanoTime();
     private volatile boolean kubernetes136;
+    private volatile String gitVersion = "v1.36.0";
     final AtomicInteger failed = new AtomicInteger();
 
     void failFor(long nanos) {
@@ -92,7 +108,8 @@ final class ChaosNode implements AutoCloseable {
       failUntilNanos = System.nanoTime();
     }
 
-    void kubernetes136() {
+    void kubernetes136(String gitVersion) {
+      this.gitVersion = gitVersion;
       kubernetes136 = true;
     }
 
@@ -108,7 +125,9 @@ final class ChaosNode implements AutoCloseable {
         return new MockResponse()
             .setResponseCode(200)
             .setBody(
-                "{\"major\":\"1\",\"minor\":\"36\",\"gitVersion\":\"v1.36.0\","
+                "{\"major\":\"1\",\"minor\":\"36\",\"gitVersion\":\""
+                    + gitVersion
+                    + "\","
                     + "\"platform\":\"linux/amd64\"}");
       }
       return super.dispatch(request);
@@ -127,20 +146,28 @@ final class ChaosNode implements AutoCloseable {
         new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init();
     this.dra = settings.dra();
+    // shares need the MPS supervisor, Kubernetes 1.36.2 and a 1.36 kubelet (their gates)
+    this.shares = dra && settings.shares() && MpsSupervisor.unavailable().isEmpty();
     if (dra) {
-      api.kubernetes136();
+      api.kubernetes136(shares ? SHARES_VERSION : "v1.36.0");
     }
     client = server.createClient();
-    client
-        .nodes()
-        .resource(
-            new NodeBuilder()
-                .withNewMetadata()
-                .withName(NODE)
-                .withLabels(Map.of(CONFIG_LABEL, firstConfig))
-                .endMetadata()
-                .build())
-        .create();
+    var nodeObject =
+        new NodeBuilder()
+            .withNewMetadata()
+            .withName(NODE)
+            .withLabels(Map.of(CONFIG_LABEL, firstConfig))
+            .endMetadata();
+    if (shares) {
+      // a 1.36 kubelet: a gate of shares (no kubelet writes the Node's status here)
+      nodeObject
+          .withNewStatus()
+          .withNewNodeInfo()
+          .withKubeletVersion(SHARES_VERSION)
+          .endNodeInfo()
+          .endStatus();
+    }
+    client.nodes().resource(nodeObject.build()).create();
     Path kubeconfig =
         Kubeconfig.write(work.resolve("kubeconfig"), client.getConfiguration().getMasterUrl());
     // unix socket paths must stay under 108 bytes
@@ -212,6 +239,31 @@ final class ChaosNode implements AutoCloseable {
       env.put("MIGD_MPS_STARTTIMEOUT", "10s");
       supervisor = MpsSupervisor.start(mpsRoot, sim, state, work.resolve("mps-supervisor.log"));
     }
+    if (shares) {
+      env.put("MIGD_DRA_SHARES", "true");
+      env.put("MIGD_CONFIGFILE", sharesConfigFile().toString());
+    }
+  }
+
+  /**
+   * The configs migd generates from its catalogue, {@code all-dynamic} with {@code shares: true}:
+   * every MIG-capable GPU dynamic with a twin per device, the GPU without MIG whole and shared.
+   */
+  private Path sharesConfigFile() throws IOException {
+    var generated = GeneratedConfigs.forModels(GpuModelCatalog.builtIn().models());
+    var configs =
+        generated.configs().stream()
+            .map(
+                c ->
+                    c.name().equals(GeneratedConfigs.ALL_DYNAMIC)
+                        ? new MigConfig(
+                            c.name(),
+                            List.of(
+                                MigConfigItem.dynamic(new DeviceSelection.All(), List.of(), true)))
+                        : c)
+            .toList();
+    return Files.writeString(
+        work.resolve("configs.yaml"), MigConfigWriter.write(MigConfigFile.of(configs)));
   }
 
   /** (DRA) The MPS root migd and the supervisor share; empty where the supervisor cannot run. */

@@ -15,6 +15,9 @@ import java.util.Set;
  *     (default twice the resync period)
  * @param settleTimeout how long a settle waits before it reports that the node did not converge
  * @param kills whether migd is killed (and restarted with NVML faults); off for a soak of one life
+ * @param shares (DRA) whether the node's dynamic GPUs and its GPU without MIG also publish
+ *     shareable twins ({@code shares: true}, the gates open) where the MPS supervisor runs; off for
+ *     a run of exclusive claims only
  * @param work the directory under which the run makes its own work directory ({@code migd-chaos-*}:
  *     migd's logs, the node's files), and the kubelet's socket directories
  */
@@ -33,6 +36,7 @@ record ChaosSettings(
     Duration settleTimeout,
     Duration sampleEvery,
     boolean kills,
+    boolean shares,
     Path work) {
   /** Eight GPUs of mixed models: six MIG models, one 4-slice A30, one T4 without MIG. */
   static final String MODELS =
@@ -55,6 +59,7 @@ record ChaosSettings(
           "settle-timeout",
           "sample-every",
           "kills",
+          "shares",
           "work");
 
   static final String USAGE =
@@ -63,7 +68,7 @@ record ChaosSettings(
           + MODELS
           + "]"
           + " [--resync=5] [--settle-every=60] [--converge-bound=SECONDS] [--settle-timeout=180]"
-          + " [--sample-every=60] [--kills=on|off] [--work=/tmp] [--seconds=S instead of"
+          + " [--sample-every=60] [--kills=on|off] [--shares=on|off] [--work=/tmp] [--seconds=S instead of"
           + " --minutes]";
 
   /** Whether this run drives migd as the node's DRA driver ({@code --mode=dra}). */
@@ -110,6 +115,7 @@ record ChaosSettings(
         Duration.ofSeconds(Long.parseLong(options.getOrDefault("settle-timeout", "180"))),
         Duration.ofSeconds(Long.parseLong(options.getOrDefault("sample-every", "60"))),
         !options.getOrDefault("kills", "on").equals("off"),
+        !options.getOrDefault("shares", "on").equals("off"),
         Path.of(options.getOrDefault("work", "/tmp")));
   }
 }

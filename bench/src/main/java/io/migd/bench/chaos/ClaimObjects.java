@@ -3,6 +3,7 @@ package io.migd.bench.chaos;
 import io.migd.sim.AllocatedClaims;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The chaos claims as ResourceClaim objects in the API server: created allocated, and deleted once
@@ -34,6 +35,28 @@ final class ClaimObjects {
                 .endDevices()
                 .endAllocation()
                 .endStatus()
+                .build())
+        .create()
+        .getMetadata()
+        .getUid();
+  }
+
+  /**
+   * Creates the claim {@code name} of class {@code share.migd.io} asking {@code capacity},
+   * allocated {@code shares} (no opaque configs: a share's limits come with it); returns its UID.
+   */
+  String createShares(String name, Map<String, Long> capacity, List<DraClaims.Share> shares) {
+    return node.client
+        .resource(
+            AllocatedClaims.sharesBuilder(
+                    NAMESPACE,
+                    name,
+                    ChaosNode.DRIVER,
+                    ChaosNode.NODE,
+                    capacity,
+                    shares.stream()
+                        .map(s -> new AllocatedClaims.Share(s.device(), s.shareId(), s.consumed()))
+                        .toList())
                 .build())
         .create()
         .getMetadata()

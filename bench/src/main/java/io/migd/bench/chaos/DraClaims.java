@@ -2,6 +2,7 @@ package io.migd.bench.chaos;
 
 import io.migd.claims.AllocatedClaim;
 import io.migd.dra.FakeDraKubelet;
+import io.migd.pool.PoolDevice;
 import io.migd.pool.PoolSlice;
 import io.migd.pool.testing.DeviceRequest;
 import io.migd.pool.testing.InvalidPoolException;
@@ -10,7 +11,9 @@ import io.migd.pool.testing.TestAllocator;
 import io.migd.pool.testing.TestClaim;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -21,12 +24,50 @@ import java.util.function.UnaryOperator;
  * them, which {@link DraInvariants} checks against NVML and migd's checkpoint.
  */
 final class DraClaims {
-  /** A claim the kubelet knows: prepared (its answer was success), or in doubt. */
-  record Known(String name, String uid, List<String> devices, boolean prepared) {
+  /**
+   * A claim the kubelet knows: prepared (its answer was success), or in doubt.
+   *
+   * @param shares its shares of shareable twins, one per device; empty for a claim of exclusive
+   *     devices
+   */
+  record Known(
+      String name, String uid, List<String> devices, boolean prepared, List<Share> shares) {
     Known {
       devices = List.copyOf(devices);
+      shares = List.copyOf(shares);
+    }
+
+    /** The sharing its opaque configs ask for: none for shares (MPS limits come with them). */
+    ChaosSharing sharing(boolean mpsServed) {
+      return shares.isEmpty() ? ChaosSharing.of(name, mpsServed) : ChaosSharing.NONE;
     }
   }
+
+  /** A share of twin {@code device} as the allocator gave it, with its {@code consumedCapacity}. */
+  record Share(String device, String shareId, Map<String, Long> consumed) {
+    Share {
+      consumed = Map.copyOf(consumed);
+    }
+
+    static Share of(AllocatedClaim.Result result) {
+      return new Share(result.device(), result.shareId().orElseThrow(), result.consumedCapacity());
+    }
+
+    /** Its {@code memory}, bytes. */
+    long memoryBytes() {
+      return consumed.getOrDefault(MEMORY, 0L);
+    }
+
+    /** Its {@code compute}, percent of the device's multiprocessors. */
+    long compute() {
+      return consumed.getOrDefault(COMPUTE, 0L);
+    }
+  }
+
+  /** A twin's capacity in bytes, and in percent of its multiprocessors. */
+  static final String MEMORY = "memory";
+
+  static final String COMPUTE = "compute";
 
   /** How long a prepare waits for the published pool to be whole and readable. */
   private static final Duration POOL_PATIENCE = Duration.ofSeconds(3);
@@ -42,6 +83,10 @@ final class DraClaims {
   private final UnaryOperator<PoolSlice> order;
   private final TestAllocator allocator = new TestAllocator();
   private final List<Known> known = new ArrayList<>();
+
+  /** Each shareable twin's capacities as last published (a name's never change). */
+  private final Map<String, Map<String, Long>> twins = new HashMap<>();
+
   private final ClaimObjects objects;
   private final DraCalls calls;
   private final DraPoolReader pool;
@@ -93,6 +138,7 @@ final class DraClaims {
     if (pool.isEmpty()) {
       return "pool not readable";
     }
+    rememberTwins(pool.get());
     Optional<AllocatedClaim> allocation;
     try {
       allocation =
@@ -115,14 +161,22 @@ final class DraClaims {
     if (allocation.isEmpty()) {
       return "does not fit" + DraPoolReader.whyNothingFits(deviceRequest(request), pool.get());
     }
+    List<Share> shares =
+        allocation.get().results().stream()
+            .filter(r -> r.shareId().isPresent())
+            .map(Share::of)
+            .toList();
     String uid;
     try {
-      uid = objects.create(name, TestAllocator.deviceNames(allocation.get()));
+      uid =
+          shares.isEmpty()
+              ? objects.create(name, TestAllocator.deviceNames(allocation.get()))
+              : objects.createShares(name, deviceRequest(request).capacity(), shares);
     } catch (RuntimeException e) {
       allocator.release(name);
       return "API server refused the claim";
     }
-    var claim = new Known(name, uid, TestAllocator.deviceNames(allocation.get()), false);
+    var claim = new Known(name, uid, TestAllocator.deviceNames(allocation.get()), false, shares);
     known.add(claim);
     return prepare(step, plugin.get(), claim);
   }
@@ -133,7 +187,10 @@ final class DraClaims {
       return failed.get();
     }
     replace(claim, true);
-    report.preparedWith(ChaosSharing.of(claim.name(), node.mpsRoot().isPresent()).name());
+    report.preparedWith(
+        claim.shares().isEmpty()
+            ? claim.sharing(node.mpsRoot().isPresent()).name()
+            : "SHARE of a twin");
     return "prepared";
   }
 
@@ -282,7 +339,10 @@ final class DraClaims {
 
   private void replace(Known claim, boolean prepared) {
     known.replaceAll(
-        k -> k.uid().equals(claim.uid()) ? new Known(k.name(), k.uid(), k.devices(), prepared) : k);
+        k ->
+            k.uid().equals(claim.uid())
+                ? new Known(k.name(), k.uid(), k.devices(), prepared, k.shares())
+                : k);
   }
 
   private Optional<Known> claimNamed(String name) {
@@ -295,7 +355,15 @@ final class DraClaims {
    * two prepared claims overlap.
    */
   void check(int step) {
-    invariants.check(step, known);
+    invariants.check(step, known, twins);
+  }
+
+  private void rememberTwins(List<PublishedSlice> pool) {
+    for (PublishedSlice slice : pool) {
+      if (slice.slice().content() instanceof PoolSlice.Devices(var _, var devices)) {
+        devices.stream().filter(PoolDevice::shared).forEach(d -> twins.put(d.name(), d.capacity()));
+      }
+    }
   }
 
   /** Also each operation: the published pool, when readable and whole, is valid. */
@@ -303,12 +371,27 @@ final class DraClaims {
     pool.read(step);
   }
 
-  /** {@code profile=<name>} or {@code type=<type>}, as the operation names it. */
+  /**
+   * {@code profile=<name>} or {@code type=<type>} (an exclusive device, never a twin), or {@code
+   * share=<MiB>Mi,<percent>} (a share of a twin asking that much memory and compute), as the
+   * operation names it.
+   */
   static DeviceRequest deviceRequest(String request) {
     String[] f = request.split("=", 2);
+    var exclusive = new DeviceRequest.Selector.AllowsMultipleAllocations(false);
     return switch (f[0]) {
-      case "profile" -> DeviceRequest.profile("gpu", f[1]);
-      case "type" -> DeviceRequest.type("gpu", f[1], 1);
+      case "profile" ->
+          new DeviceRequest(
+              "gpu", 1, List.of(new DeviceRequest.Selector.TextIs("profile", f[1]), exclusive));
+      case "type" ->
+          new DeviceRequest(
+              "gpu", 1, List.of(new DeviceRequest.Selector.TextIs("type", f[1]), exclusive));
+      case "share" -> {
+        String[] asked = f[1].split(",", 2);
+        long mib = Long.parseLong(asked[0].substring(0, asked[0].length() - "Mi".length()));
+        yield DeviceRequest.share(
+            "gpu", Map.of(MEMORY, mib << 20, COMPUTE, Long.parseLong(asked[1])));
+      }
       default -> throw new IllegalArgumentException("not a request: " + request);
     };
   }

@@ -14,7 +14,20 @@ final class DraDeviceNames {
   private static final Pattern DEVICE =
       Pattern.compile("gpu-(\\d+)(?:-mig-([a-z0-9-]+?)-(\\d+)-(\\d+)(-ci\\d+)?)?");
 
+  /** What a shareable twin's name adds to its exclusive device's. */
+  private static final String TWIN = "-shared";
+
   private DraDeviceNames() {}
+
+  /** The exclusive device of twin {@code device}; {@code device} itself when it is not a twin. */
+  static String exclusive(String device) {
+    return isTwin(device) ? device.substring(0, device.length() - TWIN.length()) : device;
+  }
+
+  /** Whether {@code device} is a shareable twin ({@code <device>-shared}). */
+  static boolean isTwin(String device) {
+    return device.endsWith(TWIN);
+  }
 
   /** The minor of the GPU {@code device} names; empty when it is not a name this runner knows. */
   static Optional<Integer> minor(String device) {

@@ -20,19 +20,26 @@ import java.util.Optional;
 final class DraInvariants {
   private final ChaosNode node;
   private final ChaosReport report;
+  private final DraShareInvariants shares;
 
   DraInvariants(ChaosNode node, ChaosReport report) {
     this.node = node;
     this.report = report;
+    this.shares = new DraShareInvariants(report);
   }
 
-  /** Checks {@code known} (the runner's ledger) and migd's checkpoint against NVML now. */
-  void check(int step, List<DraClaims.Known> known) {
+  /**
+   * Checks {@code known} (the runner's ledger) and migd's checkpoint against NVML now; {@code
+   * twins} gives each shareable twin's capacities as it was published.
+   */
+  void check(int step, List<DraClaims.Known> known, Map<String, Map<String, Long>> twins) {
     NvmlView nvml = node.nvml();
     checkInstances(step, nvml, prepared(known));
-    checkCheckpoint(step, nvml, known);
+    Optional<JsonNode> checkpoint = checkpoint(step);
+    checkpoint.ifPresent(c -> checkCheckpoint(step, nvml, known, c));
     node.mpsRoot().ifPresent(root -> checkMpsDaemons(step, nvml, root, known));
     checkComputeModes(step, nvml, known);
+    checkpoint.ifPresent(c -> shares.check(step, nvml, known, c, twins, node.mpsRoot()));
   }
 
   /**
@@ -47,7 +54,11 @@ final class DraInvariants {
         Path file = dir.resolve("daemon.json");
         String id = dir.getFileName().toString();
         if (id.startsWith(ClaimDaemons.PREFIX) && Files.isRegularFile(file)) {
-          requested.put(id, GpuTarget.tree(Files.readString(file)).path("device").asText());
+          String device = GpuTarget.tree(Files.readString(file)).path("device").asText();
+          // a twin's daemon, its shares' (DraShareInvariants), is no claim's own
+          if (!id.equals(ClaimDaemons.id("share", device))) {
+            requested.put(id, device);
+          }
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -56,7 +67,7 @@ final class DraInvariants {
     }
     var ofClaims = new HashSet<String>();
     for (DraClaims.Known claim : known) {
-      if (ChaosSharing.of(claim.name(), true) != ChaosSharing.MPS) {
+      if (claim.sharing(true) != ChaosSharing.MPS) {
         continue;
       }
       for (String device : claim.devices()) {
@@ -93,8 +104,10 @@ final class DraInvariants {
   private void checkComputeModes(int step, NvmlView nvml, List<DraClaims.Known> known) {
     var shared = new HashSet<String>();
     known.stream()
-        .filter(k -> ChaosSharing.of(k.name(), node.mpsRoot().isPresent()) == ChaosSharing.MPS)
+        .filter(k -> k.sharing(node.mpsRoot().isPresent()) == ChaosSharing.MPS)
         .forEach(k -> shared.addAll(k.devices()));
+    // a whole GPU's shares run under its daemon too
+    known.forEach(k -> k.shares().forEach(s -> shared.add(DraDeviceNames.exclusive(s.device()))));
     for (NvmlView.Gpu gpu : nvml.gpus()) {
       if (gpu.computeMode() != 0 && !shared.contains("gpu-" + gpu.index())) {
         report.violation(
@@ -105,12 +118,15 @@ final class DraInvariants {
     }
   }
 
-  /** Every prepared claim's instance exists and no two of them overlap. */
+  /**
+   * Every prepared claim's instance exists and no two of them overlap, but shares of one twin; no
+   * exclusive instance overlaps a shared one.
+   */
   void checkInstances(int step, NvmlView nvml, List<DraClaims.Known> prepared) {
     var taken = new HashMap<Integer, List<String[]>>();
     for (DraClaims.Known claim : prepared) {
       for (String device : claim.devices()) {
-        Optional<String> problem = DraDeviceNames.missing(nvml, device);
+        Optional<String> problem = DraDeviceNames.missing(nvml, DraDeviceNames.exclusive(device));
         if (problem.isPresent()) {
           report.violation(
               step,
@@ -118,15 +134,20 @@ final class DraInvariants {
               claim.name() + " " + device + ": " + problem.get());
           continue;
         }
-        Optional<Integer> minor = DraDeviceNames.minor(device);
+        Optional<Integer> minor = DraDeviceNames.minor(DraDeviceNames.exclusive(device));
         if (minor.isEmpty()) {
           continue;
         }
         for (String[] other : taken.computeIfAbsent(minor.get(), g -> new ArrayList<>())) {
-          if (DraDeviceNames.overlap(nvml, device, other[1])) {
+          boolean twins = DraDeviceNames.isTwin(device) && DraDeviceNames.isTwin(other[1]);
+          if ((!twins || !device.equals(other[1]))
+              && DraDeviceNames.overlap(
+                  nvml, DraDeviceNames.exclusive(device), DraDeviceNames.exclusive(other[1]))) {
             report.violation(
                 step,
-                "no two prepared claims overlap",
+                DraDeviceNames.isTwin(device) || DraDeviceNames.isTwin(other[1])
+                    ? "no exclusive instance overlaps a shared one"
+                    : "no two prepared claims overlap",
                 claim.name() + " " + device + " and " + other[0] + " " + other[1]);
           }
         }
@@ -140,19 +161,8 @@ final class DraInvariants {
    * at its placement, and its MIG UUID), and every claim of the ledger is in it. A claim the runner
    * has called unprepare for without success is not checked: its instance may be half destroyed.
    */
-  private void checkCheckpoint(int step, NvmlView nvml, List<DraClaims.Known> known) {
-    Path file = node.stateDir().resolve("dra-checkpoint.json");
-    JsonNode checkpoint;
-    try {
-      if (!Files.exists(file)) {
-        checkpoint = GpuTarget.tree("{\"claims\":[]}");
-      } else {
-        checkpoint = GpuTarget.tree(Files.readString(file));
-      }
-    } catch (IOException | RuntimeException e) {
-      report.violation(step, "migd's checkpoint is readable", file + ": " + e);
-      return;
-    }
+  private void checkCheckpoint(
+      int step, NvmlView nvml, List<DraClaims.Known> known, JsonNode checkpoint) {
     var completed = new HashMap<String, JsonNode>();
     for (JsonNode claim : checkpoint.path("claims")) {
       if (claim.path("state").asText().equals("prepareCompleted")) {
@@ -213,6 +223,18 @@ final class DraInvariants {
               + uuid
               + "): NVML shows "
               + DraDeviceNames.describe(gpu));
+    }
+  }
+
+  /** migd's checkpoint ({@code <state-dir>/dra-checkpoint.json}); empty when not readable. */
+  private Optional<JsonNode> checkpoint(int step) {
+    Path file = node.stateDir().resolve("dra-checkpoint.json");
+    try {
+      return Optional.of(
+          GpuTarget.tree(Files.exists(file) ? Files.readString(file) : "{\"claims\":[]}"));
+    } catch (IOException | RuntimeException e) {
+      report.violation(step, "migd's checkpoint is readable", file + ": " + e);
+      return Optional.empty();
     }
   }
 

@@ -70,6 +70,8 @@ public final class DraNode implements AutoCloseable {
                 "--models=" + models,
                 // no resync: a pool rebuilt by a timer would hide what prepares publish
                 "--resync=86400",
+                // exclusive claims only: twins would change what the allocator picks
+                "--shares=off",
                 "--settle-timeout=" + PATIENCE.toSeconds(),
                 "--work=" + parent,
                 "--migd-jar=" + migdJar));

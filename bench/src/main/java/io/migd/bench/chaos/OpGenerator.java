@@ -138,9 +138,11 @@ final class OpGenerator {
     if (roll < 32) {
       NodeCatalog.Gpu g = catalog.gpus().get(gpu);
       String request =
-          g.profiles().isEmpty() || random.nextInt(12) == 0
-              ? "type=gpu"
-              : "profile=" + g.profiles().get(random.nextInt(g.profiles().size()));
+          random.nextInt(3) == 0
+              ? share()
+              : g.profiles().isEmpty() || random.nextInt(12) == 0
+                  ? "type=gpu"
+                  : "profile=" + g.profiles().get(random.nextInt(g.profiles().size()));
       return new Op.Prepare(request, "claim-" + claims++);
     }
     if (roll < 54) {
@@ -175,6 +177,15 @@ final class OpGenerator {
       }
     }
     return new Op.Hostile(random.nextInt(HostileRequests.COUNT));
+  }
+
+  /**
+   * A share of any twin: memory 1–40 GiB in steps of 256 MiB (the twins' policy step), compute 5–50
+   * % (the allocator rounds it up to a twin's minimum).
+   */
+  private String share() {
+    long mib = 256L * (4 + random.nextInt(157));
+    return "share=" + mib + "Mi," + (5 + random.nextInt(46));
   }
 
   /** The label set to {@code config}, or {@code PUT /api/v1/layout} of it. */

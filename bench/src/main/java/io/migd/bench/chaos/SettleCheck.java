@@ -67,7 +67,9 @@ final class SettleCheck {
         }
         var claimed = new TreeSet<String>();
         for (DraClaims.Known claim : kept) {
-          for (String device : claim.devices()) {
+          for (String name : claim.devices()) {
+            // a share's twin stands for its exclusive device's instance
+            String device = DraDeviceNames.exclusive(name);
             if (device.startsWith("gpu-" + gpu.index() + "-mig-")) {
               String[] f = device.split("-");
               claimed.add(f[f.length - 2] + "@" + f[f.length - 1]);

@@ -30,6 +30,7 @@ class ChaosSettingsTest {
                 "--settle-timeout=60",
                 "--sample-every=15",
                 "--kills=off",
+                "--shares=off",
                 "--work=/tmp/w"));
 
     assertThat(settings)
@@ -48,6 +49,7 @@ class ChaosSettingsTest {
                 Duration.ofSeconds(30),
                 Duration.ofSeconds(60),
                 Duration.ofSeconds(15),
+                false,
                 false,
                 Path.of("/tmp/w")));
   }

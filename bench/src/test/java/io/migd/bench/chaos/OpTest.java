@@ -69,7 +69,16 @@ class OpTest {
     assertThat(ops)
         .filteredOn(op -> op instanceof Op.Prepare)
         .extracting(op -> ((Op.Prepare) op).request())
-        .contains("type=gpu", "profile=1g.5gb", "profile=4g.24gb");
+        .contains("type=gpu", "profile=1g.5gb", "profile=4g.24gb")
+        .anySatisfy(r -> assertThat(r).startsWith("share="))
+        .filteredOn(r -> r.startsWith("share="))
+        .allSatisfy(
+            r -> {
+              var asked = DraClaims.deviceRequest(r).capacity();
+              assertThat(asked.get("memory")).isBetween(1L << 30, 40L << 30);
+              assertThat(asked.get("memory") % (256 << 20)).isZero();
+              assertThat(asked.get("compute")).isBetween(5L, 50L);
+            });
   }
 
   @Test
