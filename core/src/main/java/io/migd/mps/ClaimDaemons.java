@@ -146,6 +146,11 @@ public final class ClaimDaemons {
         id, device, memoryMib, computePercent, commands.size() / 2);
   }
 
+  /** Whether the supervisor says daemon {@code id} runs now. */
+  public boolean running(String id) {
+    return states.runningDaemon(id).isPresent();
+  }
+
   /** The daemons of DRA claims asked for now, by id. */
   public List<String> requested() {
     var ids = new ArrayList<String>();

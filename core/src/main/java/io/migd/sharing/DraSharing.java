@@ -101,7 +101,9 @@ public final class DraSharing implements ClaimSharing {
             share.shareId()));
     ShareLimits after = ShareLimits.largest(shares(id, "")).orElseThrow();
     try {
-      if (before.isEmpty()) {
+      // the first share starts the daemon; a later one starts it again if it is gone (a crash
+      // of the daemon, or of the supervisor's pod), else its clients would run without MPS
+      if (before.isEmpty() || !daemons.running(id)) {
         daemons.start(
             id,
             new DaemonSpec(
