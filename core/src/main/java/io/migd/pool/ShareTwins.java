@@ -83,17 +83,12 @@ final class ShareTwins {
         }
       }
     }
-    var order = new ArrayList<Integer>();
-    for (int i = 0; i < twins.size(); i++) {
-      order.add(i);
-    }
-    order.sort(
+    // a stable sort: twins with as many shares keep the exclusive order
+    twins.sort(
         Comparator.comparingInt(
-                (Integer i) ->
-                    -prepared.applyAsInt(
-                        DeviceNames.sharedDevice(twins.get(i).name()).orElseThrow()))
-            .thenComparingInt(i -> i));
-    return order.stream().map(twins::get).toList();
+            (PoolDevice twin) ->
+                -prepared.applyAsInt(DeviceNames.sharedDevice(twin.name()).orElseThrow())));
+    return List.copyOf(twins);
   }
 
   private static void twin(

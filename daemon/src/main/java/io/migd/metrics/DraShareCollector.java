@@ -32,9 +32,15 @@ public final class DraShareCollector implements MultiCollector {
 
   /** Count, memory and compute of one twin's prepared shares. */
   record Sums(long shares, long memoryBytes, long computePercent) {
-    Sums plus(CheckpointClaim.Share share) {
+    static Sums of(CheckpointClaim.Share share) {
+      return new Sums(1, share.memoryBytes(), share.computePercent());
+    }
+
+    Sums plus(Sums other) {
       return new Sums(
-          shares + 1, memoryBytes + share.memoryBytes(), computePercent + share.computePercent());
+          shares + other.shares,
+          memoryBytes + other.memoryBytes,
+          computePercent + other.computePercent);
     }
   }
 
@@ -76,12 +82,8 @@ public final class DraShareCollector implements MultiCollector {
       }
       sums.merge(
           Labels.of("gpu", device.gpu().toString(), "device", device.deviceName()),
-          new Sums(0, 0, 0).plus(share.get()),
-          (a, b) ->
-              new Sums(
-                  a.shares() + b.shares(),
-                  a.memoryBytes() + b.memoryBytes(),
-                  a.computePercent() + b.computePercent()));
+          Sums.of(share.get()),
+          Sums::plus);
     }
     return sums;
   }
