@@ -1,5 +1,6 @@
 package io.migd.node.dra;
 
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
@@ -8,11 +9,15 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimList;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.migd.claims.AllocatedClaim;
 import io.migd.claims.ClaimSource;
 import java.math.RoundingMode;
+import java.net.HttpURLConnection;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +25,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * ResourceClaims read from the API server ({@code resource.k8s.io/v1}), reduced to what a prepare
@@ -28,6 +35,14 @@ import java.util.TreeMap;
  * consumers the claim is reserved for.
  */
 public final class KubernetesClaimSource implements ClaimSource {
+  /** Claims one list request asks for. */
+  static final int PAGE = 250;
+
+  /** Listings started over after the API server expired their continue token. */
+  static final int LISTINGS = 3;
+
+  private static final Logger log = LoggerFactory.getLogger(KubernetesClaimSource.class);
+
   private final KubernetesClient client;
   private final String driver;
   private final String pool;
@@ -64,31 +79,63 @@ public final class KubernetesClaimSource implements ClaimSource {
     return Optional.ofNullable(claim).map(KubernetesClaimSource::allocatedClaim);
   }
 
+  /**
+   * Every claim allocated from this node's pool. The API server has no selector for a claim's
+   * allocation (it is in the status), so this lists the claims of every namespace, a page of
+   * {@value #PAGE} at a time, keeping only this pool's: a cluster's many thousand claims never sit
+   * in the daemon's small heap at once. A continue token the API server has expired (410 Gone, when
+   * the listing outlives etcd's compaction) starts the listing again, up to {@value #LISTINGS}
+   * times.
+   */
   @Override
   public List<AllocatedClaim> listAllocatedToPool() {
-    List<ResourceClaim> claims;
-    try {
-      claims =
+    for (int listing = 1; ; listing++) {
+      try {
+        return listPages();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == HttpURLConnection.HTTP_GONE && listing < LISTINGS) {
+          log.info(
+              "listing the ResourceClaims of every namespace again: the API server expired the"
+                  + " continue token between pages (410 Gone, listing {} of {})",
+              listing + 1,
+              LISTINGS);
+          continue;
+        }
+        throw listFailed(e);
+      } catch (RuntimeException e) {
+        throw listFailed(e);
+      }
+    }
+  }
+
+  private List<AllocatedClaim> listPages() {
+    var mine = new ArrayList<AllocatedClaim>();
+    String next = null;
+    do {
+      ResourceClaimList page =
           client
               .dynamicResourceAllocation()
               .v1()
               .resourceClaims()
               .inAnyNamespace()
-              .list()
-              .getItems();
-    } catch (RuntimeException e) {
-      throw new ClaimReadException(
-          "listing the ResourceClaims of every namespace from the API server failed: "
-              + e.getMessage(),
-          e);
-    }
-    return claims.stream()
-        .map(KubernetesClaimSource::allocatedClaim)
-        .filter(
-            claim ->
-                claim.results().stream()
-                    .anyMatch(r -> r.driver().equals(driver) && r.pool().equals(pool)))
-        .toList();
+              .list(new ListOptionsBuilder().withLimit((long) PAGE).withContinue(next).build());
+      for (ResourceClaim claim : nonNull(page.getItems())) {
+        AllocatedClaim allocated = allocatedClaim(claim);
+        if (allocated.results().stream()
+            .anyMatch(r -> r.driver().equals(driver) && r.pool().equals(pool))) {
+          mine.add(allocated);
+        }
+      }
+      next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
+    } while (next != null && !next.isEmpty());
+    return List.copyOf(mine);
+  }
+
+  private static ClaimReadException listFailed(RuntimeException e) {
+    return new ClaimReadException(
+        "listing the ResourceClaims of every namespace from the API server failed: "
+            + e.getMessage(),
+        e);
   }
 
   /** The claim reduced to what a prepare needs. */

@@ -3,8 +3,12 @@ package io.migd.node.dra;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.ListMetaBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimList;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimListBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -28,6 +32,36 @@ class KubernetesClaimSourceIT {
   KubernetesClient client;
 
   private ResourceClaim claim(String namespace, String name, String pool, boolean allocated) {
+    var builder = claimBuilder(namespace, name, pool, allocated);
+    ResourceClaim created =
+        client
+            .dynamicResourceAllocation()
+            .v1()
+            .resourceClaims()
+            .inNamespace(namespace)
+            .resource(builder.build())
+            .create();
+    if (allocated && created.getStatus() == null) {
+      created.setStatus(builder.build().getStatus());
+      created =
+          client
+              .dynamicResourceAllocation()
+              .v1()
+              .resourceClaims()
+              .inNamespace(namespace)
+              .resource(created)
+              .updateStatus();
+    }
+    return created;
+  }
+
+  /** An allocated claim only the API server's answers hold: the CRUD store has none. */
+  private static ResourceClaim unstored(String namespace, String name, String pool) {
+    return claimBuilder(namespace, name, pool, true).build();
+  }
+
+  private static ResourceClaimBuilder claimBuilder(
+      String namespace, String name, String pool, boolean allocated) {
     var builder = AllocatedClaims.requested(namespace, name);
     if (allocated) {
       builder
@@ -71,26 +105,7 @@ class KubernetesClaimSourceIT {
           .endReservedFor()
           .endStatus();
     }
-    ResourceClaim created =
-        client
-            .dynamicResourceAllocation()
-            .v1()
-            .resourceClaims()
-            .inNamespace(namespace)
-            .resource(builder.build())
-            .create();
-    if (allocated && created.getStatus() == null) {
-      created.setStatus(builder.build().getStatus());
-      created =
-          client
-              .dynamicResourceAllocation()
-              .v1()
-              .resourceClaims()
-              .inNamespace(namespace)
-              .resource(created)
-              .updateStatus();
-    }
-    return created;
+    return builder;
   }
 
   /** NVIDIA's parameters, read back as the plain tree the core decodes. */
@@ -213,6 +228,93 @@ class KubernetesClaimSourceIT {
     assertThat(claims)
         .extracting(c -> c.namespace() + "/" + c.name())
         .containsExactlyInAnyOrder("ml/here", "web/also-here");
+  }
+
+  private static final String CLAIMS = "/apis/resource.k8s.io/v1/resourceclaims";
+
+  private static ResourceClaimList page(String next, ResourceClaim... claims) {
+    return new ResourceClaimListBuilder()
+        .withMetadata(new ListMetaBuilder().withContinue(next).build())
+        .withItems(claims)
+        .build();
+  }
+
+  @Test
+  void listsEveryPageAPageAtATime() {
+    var here = unstored("ml", "here", NODE);
+    var elsewhere = unstored("ml", "elsewhere", "gpu-node-6");
+    var alsoHere = unstored("web", "also-here", NODE);
+    server
+        .expect()
+        .get()
+        .withPath(CLAIMS + "?limit=250")
+        .andReturn(200, page("page-2", here, elsewhere))
+        .always();
+    server
+        .expect()
+        .get()
+        .withPath(CLAIMS + "?continue=page-2&limit=250")
+        .andReturn(200, page(null, alsoHere))
+        .always();
+
+    var claims = new KubernetesClaimSource(client, TestPools.DRIVER, NODE).listAllocatedToPool();
+
+    assertThat(claims)
+        .extracting(c -> c.namespace() + "/" + c.name())
+        .containsExactly("ml/here", "web/also-here");
+  }
+
+  @Test
+  void listsAgainFromTheStartWhenTheContinueTokenExpired() {
+    var here = unstored("ml", "here", NODE);
+    var alsoHere = unstored("web", "also-here", NODE);
+    server
+        .expect()
+        .get()
+        .withPath(CLAIMS + "?limit=250")
+        .andReturn(200, page("page-2", here))
+        .always();
+    server
+        .expect()
+        .get()
+        .withPath(CLAIMS + "?continue=page-2&limit=250")
+        .andReturn(410, "the provided continue parameter is too old")
+        .once();
+    server
+        .expect()
+        .get()
+        .withPath(CLAIMS + "?continue=page-2&limit=250")
+        .andReturn(200, page(null, alsoHere))
+        .once();
+
+    var claims = new KubernetesClaimSource(client, TestPools.DRIVER, NODE).listAllocatedToPool();
+
+    assertThat(claims)
+        .extracting(c -> c.namespace() + "/" + c.name())
+        .containsExactly("ml/here", "web/also-here");
+  }
+
+  @Test
+  void saysWhatFailedWhenTheContinueTokenKeepsExpiring() {
+    server
+        .expect()
+        .get()
+        .withPath(CLAIMS + "?limit=250")
+        .andReturn(200, page("page-2", unstored("ml", "here", NODE)))
+        .always();
+    server
+        .expect()
+        .get()
+        .withPath(CLAIMS + "?continue=page-2&limit=250")
+        .andReturn(410, "the provided continue parameter is too old")
+        .always();
+
+    var source = new KubernetesClaimSource(client, TestPools.DRIVER, NODE);
+
+    assertThatThrownBy(source::listAllocatedToPool)
+        .isInstanceOf(ClaimSource.ClaimReadException.class)
+        .hasMessageStartingWith(
+            "listing the ResourceClaims of every namespace from the API server failed");
   }
 
   @Test
