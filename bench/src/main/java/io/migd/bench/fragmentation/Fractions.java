@@ -39,7 +39,8 @@ import java.util.stream.IntStream;
  *
  * <p>Arguments: seeds (default 10, seeds 1..n), events per seed (default 2,000), offered load
  * (default 0.6: memory asked over the node's memory, on average), asks ({@code uniform}, the
- * default, or {@code log-uniform}).
+ * default, or {@code log-uniform}). With {@code -Dfractions.order=fuller-gpu-first} or {@code
+ * emptier-gpu-first} the shares meet the GPUs in that {@link ShareGpuOrder} experiment's order.
  */
 public final class Fractions {
   static final long MIB = 1L << 20;
@@ -91,16 +92,18 @@ public final class Fractions {
         args.length > 3
             ? Asks.valueOf(args[3].toUpperCase(Locale.ROOT).replace('-', '_'))
             : Asks.UNIFORM;
+    var order = ShareGpuOrder.fromSystemProperty();
     var gpus = Fragmentation.gpus();
     System.out.printf(
         Locale.ROOT,
-        "%d x %s, %d events a seed, asks %s, offered load %.2f of %d GiB%n",
+        "%d x %s, %d events a seed, asks %s, offered load %.2f of %d GiB, shares' GPU order %s%n",
         Fragmentation.GPUS,
         Fragmentation.MODEL,
         count,
         asks.name().toLowerCase(Locale.ROOT).replace('_', '-'),
         load,
-        nodeMemory(gpus) / GIB);
+        nodeMemory(gpus) / GIB,
+        order.name().toLowerCase(Locale.ROOT).replace('_', '-'));
     System.out.println(
         "seed  claims   shares: admitted refused granted/asked"
             + "   exclusive: admitted refused granted/asked   ratio");
@@ -112,7 +115,7 @@ public final class Fractions {
         .forEach(
             seed -> {
               var events = events(seed, count, load, asks, gpus);
-              results[seed] = new Result[] {shares(events, gpus), exclusive(events, gpus)};
+              results[seed] = new Result[] {shares(events, gpus, order), exclusive(events, gpus)};
             });
     var sharesTotal = new Result(0, List.of());
     var exclusiveTotal = new Result(0, List.of());
@@ -190,6 +193,11 @@ public final class Fractions {
 
   /** Plays the events with each claim asking one share of a whole GPU's twin. */
   static Result shares(List<Workload.Event<Ask>> events, List<GpuFacts> gpus) {
+    return shares(events, gpus, ShareGpuOrder.MIGD);
+  }
+
+  /** Plays the events as {@link #shares(List, List)} does, the GPUs' slices in {@code order}. */
+  static Result shares(List<Workload.Event<Ask>> events, List<GpuFacts> gpus, ShareGpuOrder order) {
     var allocator = new TestAllocator();
     var held = new HashMap<Integer, HeldShare>();
     var grants = new ArrayList<Grant>();
@@ -215,8 +223,10 @@ public final class Fractions {
                   new Selector.TextIs("type", "gpu-share")),
               new TreeMap<>(Map.of("memory", ask.memory(), "compute", (long) ask.compute())));
       var content =
-          MigdPool.withShares(
-              Fragmentation.DRIVER, Fragmentation.NODE, gpus, List.of(), held.values());
+          order.apply(
+              MigdPool.withShares(
+                  Fragmentation.DRIVER, Fragmentation.NODE, gpus, List.of(), held.values()),
+              held.values());
       var allocated =
           allocator.allocate(TestClaim.of(uid, request), PublishedSlice.of(content, ++generation));
       if (allocated.isEmpty()) {

@@ -24,6 +24,18 @@ final class FullerGpuFirst {
     for (Held h : held) {
       used.merge(h.gpu().gpu().value(), h.profile().sliceCount(), Integer::sum);
     }
+    return inOrder(
+        content,
+        Comparator.comparingInt((PoolSlice s) -> -used.getOrDefault(gpuOf(s), 0))
+            .thenComparingInt(FullerGpuFirst::gpuOf));
+  }
+
+  /**
+   * {@code content} with its GPUs' device slices sorted by {@code order} (a stable sort), the
+   * slices' names kept where they were: the first GPU in {@code order} takes the first device
+   * slice's name, so the scheduler, which meets slices in name order, meets it first.
+   */
+  static PoolContent inOrder(PoolContent content, Comparator<PoolSlice> order) {
     var slices = content.slices();
     var positions = new ArrayList<Integer>();
     var names = new ArrayList<String>();
@@ -35,18 +47,16 @@ final class FullerGpuFirst {
         devices.add(slices.get(i));
       }
     }
-    devices.sort(
-        Comparator.comparingInt((PoolSlice s) -> -used.getOrDefault(gpuOf(s), 0))
-            .thenComparingInt(FullerGpuFirst::gpuOf));
+    devices.sort(order);
     var reordered = new ArrayList<>(slices);
     for (int i = 0; i < positions.size(); i++) {
-      // the names keep their order: the fullest GPU's devices take the first device slice's name
       reordered.set(positions.get(i), new PoolSlice(names.get(i), devices.get(i).content()));
     }
     return new PoolContent(content.driver(), content.pool(), reordered);
   }
 
-  private static int gpuOf(PoolSlice slice) {
+  /** The GPU whose devices {@code slice} holds. */
+  static int gpuOf(PoolSlice slice) {
     return ((PoolSlice.Devices) slice.content()).gpu().value();
   }
 }
