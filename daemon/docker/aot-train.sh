@@ -1,54 +1,34 @@
 #!/usr/bin/env bash
-# Makes the JDK's AOT cache (JEP 483/514) for migd in the layout and JVM it will run with: one
+# Makes migd's JDK AOT caches (JEP 483/514), one per kubelet mode, in the layout and on the JVM they
+# will be used with: <cache dir>/migd-off.aot, migd-device-plugin.aot and migd-dra.aot. Each is one
 # start of `migd serve` on eight simulated H100s (no GPU exists at image build time; the classes
-# migd loads on a real node are the same, the simulator's are in the jar either way), up to ready,
-# then SIGTERM. The JVM writes the cache as it exits. The JVM's options come from
-# JAVA_TOOL_OPTIONS, so a cache is made for the options it will be used with.
+# migd loads on a real node are the same) in a node of its mode: the test kubelet and PodResources
+# (device-plugin), the test DRA kubelet and a Kubernetes 1.36 API server (dra), nothing (off); up
+# to ready, then SIGTERM, and the JVM writes the cache as it exits. The harness that plays the
+# kubelet and the API server is the bench's (io.migd.bench.footprint.AotTrain in
+# bench/target/benchmarks.jar): the image's build mounts it for this step only, so no test code is
+# in the image.
 #
-# Usage: aot-train.sh <cache file> [directory holding migd.jar and lib/, default /opt/migd]
+# migd's JVM options are JAVA_TOOL_OPTIONS (as the image and the chart set them), its environment
+# MALLOC_ARENA_MAX and SPRINGDOC_*: a cache is made for the options and classes a pod runs with.
+#
+# Usage: aot-train.sh <benchmarks.jar> [app dir holding migd.jar and lib/, default /opt/migd]
+#                     [cache dir, default the app dir]
 set -euo pipefail
 
-cache=${1:?usage: aot-train.sh <cache file> [app dir]}
+harness=${1:?usage: aot-train.sh <benchmarks.jar> [app dir] [cache dir]}
 app=${2:-/opt/migd}
+caches=${3:-$app}
 java=${JAVA:-java}
-port=${MIGD_TRAIN_PORT:-18080}
-gpus=H100-SXM5-80GB,H100-SXM5-80GB,H100-SXM5-80GB,H100-SXM5-80GB,H100-SXM5-80GB,H100-SXM5-80GB,H100-SXM5-80GB,H100-SXM5-80GB
-state=$(mktemp -d)
-trap 'rm -rf "$state"' EXIT
 
-rm -f "$cache"
-# no kubelet, no Kubernetes, the simulated GPUs in memory
-env -u NODE_NAME -u NVML_SIM_STATE MIGD_KUBELET_ENABLED=false \
-  "$java" --enable-native-access=ALL-UNNAMED -XX:AOTCacheOutput="$cache" \
-  -jar "$app/migd.jar" serve --simulate="$gpus" --migd.config=all-balanced \
-  --migd.state-dir="$state" --server.port="$port" &
-pid=$!
-
-# bash's /dev/tcp: the JRE image has no curl
-ready() {
-  exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
-  printf 'GET /actuator/health/readiness HTTP/1.0\r\nHost: localhost\r\n\r\n' >&3
-  grep -q '"UP"' <&3
-}
-for _ in $(seq 1 1200); do
-  if (ready) 2>/dev/null; then
-    kill -TERM "$pid"
-    # 143 is the exit after SIGTERM; the cache file is what tells success
-    wait "$pid" || true
-    if [ -s "$cache" ]; then
-      echo "aot-train.sh: wrote $cache ($(du -h "$cache" | cut -f1))"
-      exit 0
-    fi
-    echo "aot-train.sh: migd stopped but wrote no $cache" >&2
-    exit 1
+options=${JAVA_TOOL_OPTIONS:-}
+environment=()
+for name in MALLOC_ARENA_MAX SPRINGDOC_API_DOCS_ENABLED SPRINGDOC_SWAGGER_UI_ENABLED; do
+  if [ -n "${!name:-}" ]; then
+    environment+=("env:$name=${!name}")
   fi
-  if ! kill -0 "$pid" 2>/dev/null; then
-    wait "$pid" || true
-    echo "aot-train.sh: migd exited before it was ready" >&2
-    exit 1
-  fi
-  sleep 0.1
 done
-kill -KILL "$pid"
-echo "aot-train.sh: migd not ready within 120 s" >&2
-exit 1
+
+# The harness runs with the JVM's defaults; migd, its child, with the options above.
+exec env -u JAVA_TOOL_OPTIONS -u MALLOC_ARENA_MAX "$java" -cp "$harness" \
+  io.migd.bench.footprint.AotTrain "$app" "$caches" "$options" "${environment[@]}"

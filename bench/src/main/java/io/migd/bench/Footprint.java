@@ -1,5 +1,6 @@
 package io.migd.bench;
 
+import io.migd.bench.footprint.AotTrain;
 import io.migd.bench.footprint.FootprintLoad;
 import io.migd.bench.footprint.FootprintNode;
 import io.migd.bench.footprint.FootprintNode.Mode;
@@ -187,22 +188,9 @@ public final class Footprint {
         .orElseThrow(() -> new IllegalArgumentException("no configuration " + name));
   }
 
-  /**
-   * One training run on a node of {@code mode}: ready, then SIGTERM, so the cache holds what
-   * start-up, a reconcile and the mode's surfaces use.
-   */
   private static void train(String java, Path app, Path work, Config config, Mode mode, Path cache)
       throws Exception {
-    var options = new ArrayList<>(config.options());
-    options.add("-XX:AOTCacheOutput=" + cache);
-    try (var node = FootprintNode.start(mode, Files.createTempDirectory(work, "train-"));
-        var migd = MigdProcess.start(java, app, work, options, node, "train")) {
-      migd.awaitReady();
-      migd.stop();
-    }
-    if (!Files.isRegularFile(cache)) {
-      throw new IllegalStateException("training run made no AOT cache " + cache);
-    }
+    AotTrain.train(java, app, work, config.options(), mode, cache);
     System.out.printf(
         "%-28s AOT cache %.1f MiB%n",
         config.name() + " " + mode.label, Files.size(cache) / (1024.0 * 1024.0));

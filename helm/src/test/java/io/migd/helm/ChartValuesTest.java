@@ -44,7 +44,9 @@ class ChartValuesTest {
             entry("MIGD_AUTH_TOKENFILE", "/var/run/secrets/migd/api-token"),
             entry("SERVER_ADDRESS", "fieldRef:status.podIP"),
             entry("SERVER_PORT", "9090"),
-            entry("JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC -Xmx96m"),
+            entry(
+                "JAVA_TOOL_OPTIONS",
+                "-XX:+UseSerialGC -Xmx96m -XX:AOTCache=/opt/migd/migd-device-plugin.aot"),
             entry("MALLOC_ARENA_MAX", "4"),
             entry("SPRINGDOC_API_DOCS_ENABLED", "true"),
             entry("SPRINGDOC_SWAGGER_UI_ENABLED", "true"),

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,11 @@ import org.junit.jupiter.api.Test;
 class ImageDefinitionTest {
   private static final Path DOCKERFILE = Path.of("..", "daemon", "Dockerfile");
   private static final Path DAEMON_POM = Path.of("..", "daemon", "pom.xml");
+  private static final Path FOOTPRINT = Path.of("..", "bench", "src", "main", "java", "io", "migd");
+  private static final Path TRAINING =
+      FOOTPRINT.resolve(Path.of("bench", "footprint", "AotTrain.java"));
+  private static final Path TRAINING_RUN =
+      FOOTPRINT.resolve(Path.of("bench", "footprint", "MigdProcess.java"));
 
   private final String dockerfile = read(DOCKERFILE);
 
@@ -25,7 +31,7 @@ class ImageDefinitionTest {
   void extractsTheJarTheDaemonModuleBuilds() {
     String jar = only(Pattern.compile("<finalName>([^<]+)</finalName>"), read(DAEMON_POM)) + ".jar";
 
-    assertThat(dockerfile).contains("./mvnw -B -ntp -q -pl daemon -am package -DskipTests");
+    assertThat(dockerfile).contains("./mvnw -B -ntp -q -pl daemon,bench -am package -DskipTests");
     assertThat(only(Pattern.compile("java -Djarmode=tools -jar (\\S+) extract"), dockerfile))
         .isEqualTo("daemon/target/" + jar);
     String destination = only(Pattern.compile("extract --destination (\\S+)"), dockerfile);
@@ -34,30 +40,59 @@ class ImageDefinitionTest {
   }
 
   @Test
-  void startsWithTheAotCacheItsTrainingStepMakesInTheFinalLayout() {
-    var training = Pattern.compile("RUN (\\S+/aot-train\\.sh) (\\S+) (\\S+)").matcher(dockerfile);
+  void startsWithTheAotCacheOfItsModeThatItsTrainingStepMakesInTheFinalLayout() {
+    var training =
+        Pattern.compile(
+                "RUN --mount=type=bind,from=build,source=(\\S+),target=(\\S+) \\\\\n\\s+"
+                    + "(\\S+/aot-train\\.sh) (\\S+) (\\S+) (\\S+)\n")
+            .matcher(dockerfile);
     assertThat(training.find()).as("a RUN of aot-train.sh in %s", DOCKERFILE).isTrue();
-    String cache = training.group(2);
-
-    assertThat(entrypoint()).contains("-XX:AOTCache=" + cache);
-    assertThat(training.group(3) + "/" + Path.of(jarOf(entrypoint())).getFileName())
+    // the harness is the build stage's bench jar, mounted for the step and handed to the script
+    assertThat(training.group(1)).isEqualTo("/src/bench/target/benchmarks.jar");
+    assertThat(training.group(4)).isEqualTo(training.group(2));
+    assertThat(dockerfile).doesNotContain("COPY --from=build /src/bench");
+    // made in the layout the entrypoint runs, where the image's options name the cache
+    assertThat(training.group(5) + "/" + Path.of(jarOf(entrypoint())).getFileName())
         .isEqualTo(jarOf(entrypoint()));
+    String caches = training.group(6);
+    assertThat(imageOptions()).endsWith(" -XX:AOTCache=" + caches + "/migd-device-plugin.aot");
+    assertThat(entrypoint()).noneMatch(option -> option.startsWith("-XX:AOTCache"));
     // the training step comes after the layout it is made for, in the last stage
     assertThat(dockerfile.indexOf(training.group()))
         .isGreaterThan(dockerfile.lastIndexOf("FROM "))
         .isGreaterThan(dockerfile.lastIndexOf("COPY "));
     // a cache made without native access enabled is refused by a JVM that has it, and vice versa
     assertThat(entrypoint()).contains("--enable-native-access=ALL-UNNAMED");
+    assertThat(read(TRAINING_RUN)).contains("--enable-native-access=ALL-UNNAMED");
+    assertThat(read(TRAINING)).contains("\"migd-\" + mode.label + \".aot\"", "-XX:AOTCacheOutput=");
     assertThat(read(Path.of("..", "daemon", "docker", "aot-train.sh")))
-        .contains("--enable-native-access=ALL-UNNAMED", "-XX:AOTCacheOutput=");
+        .contains("io.migd.bench.footprint.AotTrain", "JAVA_TOOL_OPTIONS");
     assertThat(Files.isExecutable(Path.of("..", "daemon", "docker", "aot-train.sh"))).isTrue();
   }
 
   @Test
   void theChartsDefaultJvmOptionsAreTheOnesTheCacheWasMadeWith() {
-    String imageOptions = only(Pattern.compile("ENV JAVA_TOOL_OPTIONS=\"([^\"]+)\""), dockerfile);
+    assertThat(Chart.render().env().get("JAVA_TOOL_OPTIONS")).isEqualTo(imageOptions());
+  }
 
-    assertThat(Chart.render().env().get("JAVA_TOOL_OPTIONS")).isEqualTo(imageOptions);
+  @Test
+  void eachNodeGroupRunsTheCacheOfItsKubeletMode() {
+    String options = imageOptions().substring(0, imageOptions().indexOf(" -XX:AOTCache="));
+
+    assertThat(
+            Chart.render(Map.of("nodeGroups[0].kubelet.mode", "dra"), "1.36.0")
+                .env()
+                .get("JAVA_TOOL_OPTIONS"))
+        .isEqualTo(options + " -XX:AOTCache=/opt/migd/migd-dra.aot");
+    assertThat(
+            Chart.render(Map.of("jvmOptions", "-XX:+UseSerialGC -Xmx96m"))
+                .env()
+                .get("JAVA_TOOL_OPTIONS"))
+        .isEqualTo("-XX:+UseSerialGC -Xmx96m -XX:AOTCache=/opt/migd/migd-device-plugin.aot");
+  }
+
+  private String imageOptions() {
+    return only(Pattern.compile("ENV JAVA_TOOL_OPTIONS=\"([^\"]+)\""), dockerfile);
   }
 
   @Test
@@ -71,7 +106,7 @@ class ImageDefinitionTest {
     }
     // made by the training run after the ENV lines, so the cache matches what a pod loads
     assertThat(dockerfile.indexOf("SPRINGDOC_API_DOCS_ENABLED="))
-        .isLessThan(dockerfile.indexOf("aot-train.sh /opt"));
+        .isLessThan(dockerfile.indexOf("aot-train.sh /tmp/aot-train.jar"));
   }
 
   @Test
