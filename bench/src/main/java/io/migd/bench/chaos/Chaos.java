@@ -126,7 +126,7 @@ public final class Chaos {
           Replay.Entry entry = replay.get().ops().get(step);
           sleepUntil(opsStart + entry.offsetNanos());
           op = entry.op();
-        } else if (offset < settings.duration().toNanos()) {
+        } else if (settings.length().generates(step, Duration.ofNanos(offset))) {
           sleepUntil(opsStart + (long) step * pause);
           op = generator.next();
         } else {
@@ -139,7 +139,7 @@ public final class Chaos {
         trace.write("# " + step + " " + outcome + "\n");
         trace.flush();
         run.check(step);
-        if (replay.isEmpty() && offset >= settings.duration().toNanos()) {
+        if (replay.isEmpty() && !settings.length().generates(step - 1, Duration.ofNanos(offset))) {
           break;
         }
       }

@@ -11,6 +11,8 @@ import java.util.Set;
 /**
  * The options of a chaos run ({@code --name=value}).
  *
+ * @param length how long operations are generated: for a time ({@code --minutes}, {@code
+ *     --seconds}), or a number of them ({@code --operations}), which a loaded machine only slows
  * @param convergeBound how soon after the faults stop the node must reach the newest intent
  *     (default twice the resync period)
  * @param settleTimeout how long a settle waits before it reports that the node did not converge
@@ -24,7 +26,7 @@ import java.util.Set;
 record ChaosSettings(
     String mode,
     long seed,
-    Duration duration,
+    Length length,
     double rate,
     Path trace,
     Optional<Path> replay,
@@ -48,6 +50,7 @@ record ChaosSettings(
           "seed",
           "minutes",
           "seconds",
+          "operations",
           "rate",
           "trace",
           "replay",
@@ -68,8 +71,36 @@ record ChaosSettings(
           + MODELS
           + "]"
           + " [--resync=5] [--settle-every=60] [--converge-bound=SECONDS] [--settle-timeout=180]"
-          + " [--sample-every=60] [--kills=on|off] [--shares=on|off] [--work=/tmp] [--seconds=S instead of"
-          + " --minutes]";
+          + " [--sample-every=60] [--kills=on|off] [--shares=on|off] [--work=/tmp] [--seconds=S or"
+          + " --operations=N instead of --minutes]";
+
+  /** How long a run generates operations. */
+  sealed interface Length {
+    /** Whether operation {@code step} (from 0), {@code elapsed} into the run, is generated. */
+    boolean generates(int step, Duration elapsed);
+
+    /** For a time: the operations due before it runs out (fewer when each takes longer). */
+    record Timed(Duration duration) implements Length {
+      @Override
+      public boolean generates(int step, Duration elapsed) {
+        return elapsed.compareTo(duration) < 0;
+      }
+    }
+
+    /** A number of operations, however long they take: the same run on any machine. */
+    record Counted(int operations) implements Length {
+      public Counted {
+        if (operations < 1) {
+          throw new IllegalArgumentException("--operations=" + operations + ": at least 1");
+        }
+      }
+
+      @Override
+      public boolean generates(int step, Duration elapsed) {
+        return step < operations;
+      }
+    }
+  }
 
   /** Whether this run drives migd as the node's DRA driver ({@code --mode=dra}). */
   boolean dra() {
@@ -92,16 +123,19 @@ record ChaosSettings(
     if (!mode.equals("device-plugin") && !mode.equals("dra")) {
       throw new IllegalArgumentException("--mode=" + mode + ": device-plugin or dra\n" + USAGE);
     }
-    Duration duration =
-        options.containsKey("seconds")
-            ? Duration.ofSeconds(Long.parseLong(options.get("seconds")))
-            : Duration.ofSeconds(
-                Math.round(60 * Double.parseDouble(options.getOrDefault("minutes", "5"))));
+    Length length =
+        options.containsKey("operations")
+            ? new Length.Counted(Integer.parseInt(options.get("operations")))
+            : new Length.Timed(
+                options.containsKey("seconds")
+                    ? Duration.ofSeconds(Long.parseLong(options.get("seconds")))
+                    : Duration.ofSeconds(
+                        Math.round(60 * Double.parseDouble(options.getOrDefault("minutes", "5")))));
     Duration resync = Duration.ofSeconds(Long.parseLong(options.getOrDefault("resync", "5")));
     return new ChaosSettings(
         mode,
         Long.parseLong(options.getOrDefault("seed", "1")),
-        duration,
+        length,
         Double.parseDouble(options.getOrDefault("rate", "2")),
         Path.of(options.getOrDefault("trace", "chaos-trace.tsv")),
         Optional.ofNullable(options.get("replay")).map(Path::of),

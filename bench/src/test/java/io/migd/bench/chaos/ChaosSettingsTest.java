@@ -38,7 +38,7 @@ class ChaosSettingsTest {
             new ChaosSettings(
                 "dra",
                 9,
-                Duration.ofSeconds(90),
+                new ChaosSettings.Length.Timed(Duration.ofSeconds(90)),
                 3,
                 Path.of("t.tsv"),
                 Optional.of(Path.of("r.tsv")),
@@ -52,6 +52,20 @@ class ChaosSettingsTest {
                 false,
                 false,
                 Path.of("/tmp/w")));
+  }
+
+  @Test
+  void countsOperationsInsteadOfTimeWhenTold() {
+    var length = ChaosSettings.parse(List.of("--operations=24")).length();
+
+    assertThat(length).isEqualTo(new ChaosSettings.Length.Counted(24));
+    assertThat(length.generates(23, Duration.ofHours(1))).isTrue();
+    assertThat(length.generates(24, Duration.ZERO)).isFalse();
+    assertThat(
+            ChaosSettings.parse(List.of("--seconds=50"))
+                .length()
+                .generates(1000, Duration.ofSeconds(49)))
+        .isTrue();
   }
 
   @Test
