@@ -24,7 +24,7 @@ class NvmlConfiguration {
   /** The node as the last reconcile (or XID) left it, over the node's one observer. */
   @Bean
   NodeSnapshot nodeSnapshot(NvmlSession session, NodeObserver observer, MigdProperties properties) {
-    return new NodeSnapshot(
-        observer, session.nvml(), session.resets(), properties.nvml().resetWait());
+    MigdProperties.Nvml settings = properties.nvml();
+    return new NodeSnapshot(observer, session.nvml(), session.resets(), settings.resetWait());
   }
 }
