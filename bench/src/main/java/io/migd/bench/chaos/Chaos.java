@@ -118,6 +118,9 @@ public final class Chaos {
       int step = 0;
       while (true) {
         long offset = System.nanoTime() - opsStart;
+        // past the run's length, one last settle ends it
+        boolean generating =
+            replay.isEmpty() && settings.length().generates(step, Duration.ofNanos(offset));
         Op op;
         if (replay.isPresent()) {
           if (step >= replay.get().ops().size()) {
@@ -126,7 +129,7 @@ public final class Chaos {
           Replay.Entry entry = replay.get().ops().get(step);
           sleepUntil(opsStart + entry.offsetNanos());
           op = entry.op();
-        } else if (settings.length().generates(step, Duration.ofNanos(offset))) {
+        } else if (generating) {
           sleepUntil(opsStart + (long) step * pause);
           op = generator.next();
         } else {
@@ -139,7 +142,7 @@ public final class Chaos {
         trace.write("# " + step + " " + outcome + "\n");
         trace.flush();
         run.check(step);
-        if (replay.isEmpty() && !settings.length().generates(step - 1, Duration.ofNanos(offset))) {
+        if (replay.isEmpty() && !generating) {
           break;
         }
       }

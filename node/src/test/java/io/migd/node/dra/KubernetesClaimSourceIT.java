@@ -231,6 +231,15 @@ class KubernetesClaimSourceIT {
   }
 
   private static final String CLAIMS = "/apis/resource.k8s.io/v1/resourceclaims";
+  private static final String FIRST_PAGE = CLAIMS + "?limit=" + KubernetesClaimSource.PAGE;
+  private static final String SECOND_PAGE =
+      CLAIMS + "?continue=page-2&limit=" + KubernetesClaimSource.PAGE;
+  private static final String EXPIRED = "the provided continue parameter is too old";
+
+  /** The API server answers the first page with {@code claims}, and more to come on page 2. */
+  private void firstPage(ResourceClaim... claims) {
+    server.expect().get().withPath(FIRST_PAGE).andReturn(200, page("page-2", claims)).always();
+  }
 
   private static ResourceClaimList page(String next, ResourceClaim... claims) {
     return new ResourceClaimListBuilder()
@@ -244,18 +253,8 @@ class KubernetesClaimSourceIT {
     var here = unstored("ml", "here", NODE);
     var elsewhere = unstored("ml", "elsewhere", "gpu-node-6");
     var alsoHere = unstored("web", "also-here", NODE);
-    server
-        .expect()
-        .get()
-        .withPath(CLAIMS + "?limit=250")
-        .andReturn(200, page("page-2", here, elsewhere))
-        .always();
-    server
-        .expect()
-        .get()
-        .withPath(CLAIMS + "?continue=page-2&limit=250")
-        .andReturn(200, page(null, alsoHere))
-        .always();
+    firstPage(here, elsewhere);
+    server.expect().get().withPath(SECOND_PAGE).andReturn(200, page(null, alsoHere)).always();
 
     var claims = new KubernetesClaimSource(client, TestPools.DRIVER, NODE).listAllocatedToPool();
 
@@ -268,24 +267,9 @@ class KubernetesClaimSourceIT {
   void listsAgainFromTheStartWhenTheContinueTokenExpired() {
     var here = unstored("ml", "here", NODE);
     var alsoHere = unstored("web", "also-here", NODE);
-    server
-        .expect()
-        .get()
-        .withPath(CLAIMS + "?limit=250")
-        .andReturn(200, page("page-2", here))
-        .always();
-    server
-        .expect()
-        .get()
-        .withPath(CLAIMS + "?continue=page-2&limit=250")
-        .andReturn(410, "the provided continue parameter is too old")
-        .once();
-    server
-        .expect()
-        .get()
-        .withPath(CLAIMS + "?continue=page-2&limit=250")
-        .andReturn(200, page(null, alsoHere))
-        .once();
+    firstPage(here);
+    server.expect().get().withPath(SECOND_PAGE).andReturn(410, EXPIRED).once();
+    server.expect().get().withPath(SECOND_PAGE).andReturn(200, page(null, alsoHere)).once();
 
     var claims = new KubernetesClaimSource(client, TestPools.DRIVER, NODE).listAllocatedToPool();
 
@@ -296,18 +280,8 @@ class KubernetesClaimSourceIT {
 
   @Test
   void saysWhatFailedWhenTheContinueTokenKeepsExpiring() {
-    server
-        .expect()
-        .get()
-        .withPath(CLAIMS + "?limit=250")
-        .andReturn(200, page("page-2", unstored("ml", "here", NODE)))
-        .always();
-    server
-        .expect()
-        .get()
-        .withPath(CLAIMS + "?continue=page-2&limit=250")
-        .andReturn(410, "the provided continue parameter is too old")
-        .always();
+    firstPage(unstored("ml", "here", NODE));
+    server.expect().get().withPath(SECOND_PAGE).andReturn(410, EXPIRED).always();
 
     var source = new KubernetesClaimSource(client, TestPools.DRIVER, NODE);
 
